@@ -1,0 +1,61 @@
+"""One exception class per way a rules question can fail.
+
+Every error carries the rule it enforces (``rule``, e.g. ``"WBF 17"``) so that
+a director reading the message can check it against the rule book; the rule is
+also part of the message text itself.
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Base class: something the rules, or the formats that record them, forbid."""
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        self.rule = rule
+        self.reason = message
+        super().__init__(f"{rule}: {message}" if rule else message)
+
+
+class InvalidPositionError(RulesError):
+    """A board that cannot occur: wrong checker count, a point held by both sides."""
+
+
+class InvalidPositionIdError(RulesError):
+    """Text that is not a gnubg Position ID, or an ID of an impossible board."""
+
+
+class InvalidMatchIdError(RulesError):
+    """Text that is not a gnubg Match ID."""
+
+
+class InvalidXgidError(RulesError):
+    """Text that is not an eXtreme Gammon XGID."""
+
+
+class InvalidDiceError(RulesError):
+    """Dice that are not two numbers from 1 to 6."""
+
+
+class InvalidPlayError(RulesError):
+    """Play notation that cannot be read at all (a syntax error)."""
+
+
+class IllegalPlayError(RulesError):
+    """A readable play that the rules do not allow for this position and dice."""
+
+
+class AmbiguousPlayError(RulesError):
+    """Play notation that fits more than one legal play."""
+
+
+class IllegalActionError(RulesError):
+    """A game action (roll, double, take, resign, ...) not allowed at this moment."""
+
+
+class InvalidMatchLengthError(RulesError):
+    """A match length that is not an odd positive number."""
+
+
+class MatchOverError(RulesError):
+    """A game recorded after the match was already won."""

@@ -1,0 +1,423 @@
+"""Legal plays for a position and a roll (WBF 15-22, Galore 2.3-2.5 and 5.2-5.3).
+
+The rules, as the search applies them:
+
+- checkers on the bar enter first, on the opponent's home board (WBF 20-21);
+- no landing on a point the opponent holds with two or more (WBF 18); landing on
+  a single opposing checker hits it (WBF 19);
+- a double is played four times (WBF 16);
+- as many dice as possible must be played, and when only one of two can be, the
+  higher one if it can (WBF 17);
+- bearing off only with every checker home, and a higher die only from the
+  highest point (WBF 22);
+- two plays that end in the same position are one play.
+
+The search walks the dice in the order gnubg does (the dice as given, then
+swapped; sources from the bar down to the ace point; for doubles never a higher
+source after a lower one), so the first path found to each resulting position is
+the one gnubg keeps, and the notation agrees with gnubg's.
+
+Speed: a side is a packed integer (see :mod:`rules.position`), a step adds a
+precomputed delta and ORs a hit bit, and results are deduplicated by that
+integer. Positions with no checker on the bar and no bear-off within reach take
+a fast path with no per-step legality checks beyond occupancy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .errors import InvalidDiceError
+from .play import Play
+from .position import NIBBLES, Position
+
+_LOW = sum(1 << (4 * i) for i in range(NIBBLES))  # bit 0 of every nibble
+_SIDE = (1 << (4 * NIBBLES)) - 1
+_HIT_SHIFT = 4 * NIBBLES  # hit flags live above the packed side, one bit per point
+_NIB = [1 << (4 * i) for i in range(NIBBLES)]
+_OPP_BIT = [0] + [1 << (4 * (25 - t)) for t in range(1, 25)] + [0]  # my point t -> their nibble
+_HIT = [1 << (_HIT_SHIFT + t) for t in range(NIBBLES)]
+_OUTSIDE = sum(15 << (4 * i) for i in range(7, 26))  # points 7-24 and the bar
+_ABOVE = [sum(15 << (4 * i) for i in range(s + 1, 26)) for s in range(NIBBLES)]
+_BAR_NIB = 15 << (4 * 25)
+# _DELTA[d][s]: move one checker from s by d (to the tray when it passes the ace point)
+_DELTA = [[0] * NIBBLES] + [
+    [_NIB[max(s - d, 0)] - _NIB[s] for s in range(NIBBLES)] for d in range(1, 7)
+]
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """Two dice as integers 1-6, or :class:`InvalidDiceError`."""
+    if len(dice) != 2:
+        raise InvalidDiceError(f"a roll is two dice, got {len(dice)}", rule="WBF 9")
+    first, second = dice
+    for die in (first, second):
+        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}", rule="WBF 9")
+    return first, second
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
+    """Every legal play, one per distinct resulting position, each with its result.
+
+    >>> plays = legal_plays(Position.start(), (6, 5))
+    >>> len(plays), sorted(p.notation for p in plays)[:3]
+    (7, ['13/2', '13/7 13/8', '13/7 8/3'])
+    """
+    first, second = check_dice(dice)
+    theirs = position[1]
+    roll = (first, second)
+    make = tuple.__new__
+    side = _SIDE
+    return tuple(
+        [
+            make(
+                Play,
+                (
+                    position,
+                    path,
+                    make(Position, (theirs if key <= side else _hit(theirs, key), key & side)),
+                    roll,
+                ),
+            )
+            for key, path in search(position[0], theirs, first, second)
+        ]
+    )
+
+
+def _hit(theirs: int, key: int) -> int:
+    """The opponent's side once the blots flagged in key have gone to the bar."""
+    hits = key >> _HIT_SHIFT
+    while hits:
+        low = hits & -hits
+        theirs += _THEIR_BAR_GAIN[low.bit_length() - 1]
+        hits ^= low
+    return theirs
+
+
+_POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
+# _PAIR_PATHS[flag][s1][s2]: the path tuple of a two-step play, made once
+_PAIR_PATHS = [[[(flag, s1, s2) for s2 in range(NIBBLES)] for s1 in range(NIBBLES)] for flag in (0, 1)]
+
+# _REACH[d][s]: bit p set for p = s, s - d, s - 2d, s - 3d while p >= 1.
+_REACH = [[0] * NIBBLES] + [
+    [sum(1 << (s - k * d) for k in range(4) if s - k * d >= 1) for s in range(NIBBLES)]
+    for d in range(1, 7)
+]
+
+# Hitting a blot on my point t moves it from their point 25 - t to their bar.
+_THEIR_BAR_GAIN = [0] + [_NIB[25] - _NIB[25 - t] for t in range(1, 25)] + [0]
+
+
+def search(mine: int, theirs: int, first: int, second: int) -> Iterable[tuple[int, tuple[int, ...]]]:
+    """Each legal play as (resulting key, first path reaching it: order flag, source, ...).
+
+    A key is the mover's packed side with one flag bit per point where a blot was
+    hit. A path is ``(order flag, source, source, ...)``: flag 0 means the dice
+    were used as given, 1 swapped (always 0 for doubles).
+    """
+    # Opponent points (in the mover's numbering) held by 2+ or by exactly one checker.
+    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    blot = ge1 & ~ge2
+    if first == second:
+        return _doubles(mine, ge2, blot, first)
+    if mine & _BAR_NIB:
+        return _pair_from_bar(mine, ge2, blot, first, second).items()
+    if _outside_count(mine) >= 2:
+        return _fast_pair(mine, ge2, blot, first, second).items()
+    return _general(mine, ge2, blot, first, second).items()
+
+
+def _outside_count(mine: int) -> int:
+    total = 0
+    outside = (mine & _OUTSIDE) >> 28
+    while outside:
+        total += outside & 15
+        outside >>= 4
+    return total
+
+
+def _occupied(mine: int) -> list[int]:
+    """The points 24..1 where the mover has checkers, highest first."""
+    bits = (mine | mine >> 1 | mine >> 2 | mine >> 3) & _POINT_LOWS
+    points = []
+    while bits:
+        top = bits.bit_length() - 1
+        points.append(top >> 2)
+        bits ^= 1 << top
+    return points
+
+
+def _single_steps(mine: int, ge2: int, blot: int, die: int, occupied: list[int]) -> list:
+    """(source, delta, hit flag) of every one-checker move of ``die`` on the board, no bear-off."""
+    delta = _DELTA[die]
+    return [
+        (s, delta[s], _HIT[s - die] if blot & _OPP_BIT[s - die] else 0)
+        for s in occupied
+        if s > die and not ge2 & _OPP_BIT[s - die]
+    ]
+
+
+def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
+    """Two different dice, nothing on the bar, and no bear-off possible within the turn.
+
+    Here every step's legality depends only on the starting board, so a play of
+    two different checkers is legal in either order and gives the same result:
+    the dice-swapped pass only has to add the one checker that moves twice.
+    Candidates are visited in the reverse of gnubg's order and later writes win,
+    so each result keeps the path gnubg finds first (and so gnubg's notation).
+    """
+    found: dict[int, tuple[int, ...]] = {}
+    occupied = _occupied(mine)
+    steps_a = _single_steps(mine, ge2, blot, a, occupied)
+    steps_b = _single_steps(mine, ge2, blot, b, occupied)
+    backwards_b = steps_b[::-1]
+    for flag, x, y, first_steps in ((1, b, a, steps_b), (0, a, b, steps_a)):
+        delta_y = _DELTA[y]
+        paths = _PAIR_PATHS[flag]
+        for s1, d1, h1 in reversed(first_steps):
+            k1 = (mine + d1) | h1
+            row = paths[s1]
+            t1 = s1 - x
+            if t1 > y and not mine >> (4 * t1) & 15:
+                # the moved checker goes on from a point where none stood before
+                t2 = t1 - y
+                bit = _OPP_BIT[t2]
+                if not ge2 & bit:
+                    found[(k1 + delta_y[t1]) | (_HIT[t2] if blot & bit else 0)] = row[t1]
+            if flag:
+                continue
+            if (mine >> (4 * s1) & 15) == 1:
+                for s2, d2, h2 in backwards_b:
+                    if s2 != s1:
+                        found[(k1 + d2) | h2] = row[s2]
+            else:
+                for s2, d2, h2 in backwards_b:
+                    found[(k1 + d2) | h2] = row[s2]
+    if found:
+        return found
+    # No two-die play: each single step is a whole play, of the higher die if it moves (WBF 17).
+    if steps_a and (a > b or not steps_b):
+        return _firsts(mine, steps_a, 0)
+    return _firsts(mine, steps_b, 1)
+
+
+def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> dict:
+    found: dict[int, tuple[int, ...]] = {}
+    for s, d, h in steps:
+        found.setdefault((mine + d) | h, (flag, s))
+    return found
+
+
+def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
+    """Two different dice with checkers on the bar: enter first (WBF 20-21)."""
+    entered = {}
+    for flag, x in ((0, a), (1, b)):
+        t = 25 - x
+        bit = _OPP_BIT[t]
+        if not ge2 & bit:
+            entered[x] = (flag, (mine + _DELTA[x][25]) | (_HIT[t] if blot & bit else 0))
+    if not entered:
+        return {}  # a dance: the turn is lost
+    if mine >> 100 & 15 >= 2:
+        if len(entered) == 2:
+            key = (entered[a][1] + _DELTA[b][25]) | entered[b][1] >> _HIT_SHIFT << _HIT_SHIFT
+            return {key: (0, 25, 25)}
+        ((_, (flag, key)),) = entered.items()
+        return {key: (flag, 25)}
+    found: dict[int, tuple[int, ...]] = {}
+    singles = []
+    for x, (flag, k1) in entered.items():
+        y = b if x == a else a
+        played = False
+        for s2, d2, h2 in _single_steps(k1, ge2, blot, y, _occupied(k1)):
+            key = (k1 + d2) | h2
+            if key not in found:
+                found[key] = (flag, 25, s2)
+            played = True
+        if not played:
+            singles.append((x, k1, flag, 25))
+    return found or _best_single(singles)
+
+
+def _best_single(singles: list) -> dict:
+    """Only one die can be played: the higher one when it can be (WBF 17)."""
+    if not singles:
+        return {}
+    high = max(single[0] for single in singles)
+    found: dict[int, tuple[int, ...]] = {}
+    for die, key, flag, source in singles:
+        if die == high and key not in found:
+            found[key] = (flag, source)
+    return found
+
+
+def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[int, ...]]]:
+    """A double: four moves of one die, sources never rising, so no order is searched twice."""
+    prefix: tuple[int, ...] = (0,)
+    key = mine
+    bar = mine >> 100 & 15
+    if bar:
+        t = 25 - d
+        bit = _OPP_BIT[t]
+        if ge2 & bit:
+            return []  # a dance
+        entering = min(bar, 4)
+        key = (mine + entering * _DELTA[d][25]) | (_HIT[t] if blot & bit else 0)
+        prefix += (25,) * entering
+        if entering == 4 or bar > entering:
+            return [(key, prefix)]
+    need = 5 - len(prefix)  # moves left after entering
+    delta = _DELTA[d]
+    # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
+    reachable = 0
+    for s in range(24, 0, -1):
+        if key >> (4 * s) & 15:
+            reachable |= _REACH[d][s]
+    movable = []  # (source, delta, hit flag, bears off), highest source first
+    for s in range(24, 0, -1):
+        if not reachable >> s & 1:
+            continue
+        t = s - d
+        if t >= 1:
+            bit = _OPP_BIT[t]
+            if not ge2 & bit:
+                movable.append((s, delta[s], _HIT[t] if blot & bit else 0, False))
+        else:
+            movable.append((s, delta[s], 0, True))
+    n = len(movable)
+    low = d  # sources at or below the die bear off: legal only when all are home (WBF 22)
+    # A play of a double is a multiset of sources, and two multisets never give the same
+    # position (the highest point where they differ ends with different counts), so the
+    # plays need no deduplication. by_dice[k]: plays using k dice that cannot go on.
+    by_dice: list[list[tuple[int, tuple[int, ...]]]] = [[], [], [], [], []]
+    full = by_dice[4]
+    base = len(prefix) - 1
+    for i0 in range(n):
+        s0, dl0, h0, b0 = movable[i0]
+        if not key >> (4 * s0) & 15 or (b0 and (key & _OUTSIDE or (s0 < low and key & _ABOVE[s0]))):
+            continue
+        k1 = (key + dl0) | h0
+        if need == 1:
+            full.append((k1, prefix + (s0,)))
+            continue
+        more1 = False
+        for i1 in range(i0, n):
+            s1, dl1, h1, b1 = movable[i1]
+            if not k1 >> (4 * s1) & 15 or (b1 and (k1 & _OUTSIDE or (s1 < low and k1 & _ABOVE[s1]))):
+                continue
+            more1 = True
+            k2 = (k1 + dl1) | h1
+            if need == 2:
+                full.append((k2, prefix + (s0, s1)))
+                continue
+            more2 = False
+            for i2 in range(i1, n):
+                s2, dl2, h2, b2 = movable[i2]
+                if not k2 >> (4 * s2) & 15 or (b2 and (k2 & _OUTSIDE or (s2 < low and k2 & _ABOVE[s2]))):
+                    continue
+                more2 = True
+                k3 = (k2 + dl2) | h2
+                if need == 3:
+                    full.append((k3, prefix + (s0, s1, s2)))
+                    continue
+                more3 = False
+                for i3 in range(i2, n):
+                    s3, dl3, h3, b3 = movable[i3]
+                    if not k3 >> (4 * s3) & 15 or (b3 and (k3 & _OUTSIDE or (s3 < low and k3 & _ABOVE[s3]))):
+                        continue
+                    more3 = True
+                    full.append(((k3 + dl3) | h3, (0, s0, s1, s2, s3)))
+                if not more3:
+                    by_dice[3].append((k3, prefix + (s0, s1, s2)))
+            if not more2:
+                by_dice[base + 2].append((k2, prefix + (s0, s1)))
+        if not more1:
+            by_dice[base + 1].append((k1, prefix + (s0,)))
+    for plays in reversed(by_dice):
+        if plays:
+            return plays
+    return [(key, prefix)] if base else []
+
+
+def partial_results(position: Position, dice: Sequence[int]) -> dict[int, int]:
+    """Every mover's side reachable step by step with the roll, maximal or not, and dice used.
+
+    The rules allow only the maximal ones; the others tell why a written play is
+    illegal ("both dice can be played, so both must be").
+    """
+    first, second = check_dice(dice)
+    theirs = position[1]
+    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    found = _general(position[0], ge2, ge1 & ~ge2, first, second, every=True)
+    return {key & _SIDE: len(path) - 1 for key, path in found.items()}
+
+
+def _general(mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False) -> dict:
+    """Any position, every rule checked at each step: the reference the fast paths must match.
+
+    With ``every``, plays that stop early are kept too (for explaining refusals).
+    """
+    found: dict[int, tuple[int, ...]] = {}
+    best = [0, 0]  # dice used, pips used: more of either makes earlier plays illegal
+    dice = (a, a, a, a) if a == b else (a, b)
+
+    def step(key: int, s: int, die: int) -> int:
+        """The key after moving from s by die, or -1 when that step is illegal."""
+        t = s - die
+        if t >= 1:
+            bit = _OPP_BIT[t]
+            if ge2 & bit:
+                return -1
+            if blot & bit:
+                key |= _HIT[t]
+            return key + _NIB[t] - _NIB[s]
+        # bearing off: every checker home (WBF 22)
+        if key & _OUTSIDE:
+            return -1
+        if t < 0 and key & _ABOVE[s]:
+            return -1  # a higher die only from the highest point
+        return key + _NIB[0] - _NIB[s]
+
+    def save(key: int, path: tuple[int, ...], used: int, pips: int) -> None:
+        if not every:
+            if used < best[0] or pips < best[1]:
+                return
+            if used > best[0] or pips > best[1]:
+                found.clear()
+                best[0], best[1] = used, pips
+        if key not in found:
+            found[key] = path
+
+    def walk(key: int, order: tuple[int, ...], depth: int, top: int, path: tuple) -> bool:
+        """Play order[depth:] from key; True when no further die could be played here."""
+        if depth == len(order):
+            return True
+        die = order[depth]
+        pips = sum(order[: depth + 1])
+        if key & _BAR_NIB:
+            nk = step(key, 25, die)
+            if nk < 0:
+                return True
+            if walk(nk, order, depth + 1, 25, path + (25,)) or every:
+                save(nk, path + (25,), depth + 1, pips)
+            return False
+        used = False
+        for s in range(min(top, 24), 0, -1):
+            if not key >> (4 * s) & 15:
+                continue
+            nk = step(key, s, die)
+            if nk < 0:
+                continue
+            used = True
+            next_top = s if a == b else 25
+            if walk(nk, order, depth + 1, next_top, path + (s,)) or every:
+                save(nk, path + (s,), depth + 1, pips)
+        return not used
+
+    walk(mine, dice, 0, 25, (0,))
+    if a != b:
+        walk(mine, (b, a), 0, 25, (1,))
+    return found

@@ -1,0 +1,318 @@
+"""Reading plays as people and programs write them, and resolving them to one legal play.
+
+Match files write the same play many ways: ``bar/22`` or ``25/22``, ``6/off`` or
+``6/0``, ``24/15`` for ``24/18/15``, ``13/7*`` or a hit left unmarked,
+``8/5(2)`` or ``8/5 8/5``, ``24/18/13`` chained. The reader turns any of these
+into checker moves, then picks the one legal play they describe. A play the
+rules forbid is refused with the reason and the rule, so the message can be
+shown to a director as it is.
+
+>>> from rules import Position
+>>> resolve_play(Position.start(), (6, 5), "24/13").notation
+'24/13'
+>>> resolve_play(Position.start(), (6, 5), "13/7")
+Traceback (most recent call last):
+...
+rules.errors.IllegalPlayError: WBF 17: both dice can be played, so both must be
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
+from .movegen import check_dice, legal_plays, partial_results
+from .play import Play, point_name
+from .position import BAR, OFF, Position
+
+_POINT = r"(?:bar|off|b|o|\d{1,2})"
+_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
+_NO_PLAY = {"", "-", "cannot move", "can't move", "no move", "no legal move", "dance", "dances"}
+
+
+class WrittenMove(NamedTuple):
+    """One checker's move as written: the points it touched, which were starred, how many times."""
+
+    points: tuple[int, ...]
+    starred: frozenset[int]
+    count: int
+
+
+def parse_moves(text: str) -> tuple[WrittenMove, ...]:
+    """Read play notation into written moves, without looking at any board.
+
+    >>> [tuple(m.points) for m in parse_moves("25/22 6/0")]
+    [(25, 22), (6, 0)]
+    >>> parse_moves("8/5(2)")[0].count
+    2
+    >>> parse_moves("13-7")
+    Traceback (most recent call last):
+    ...
+    rules.errors.InvalidPlayError: '13-7' is not a move: write it as from/to, e.g. 13/7 or bar/22 or 6/off
+    """
+    cleaned = text.strip().rstrip(".")
+    if cleaned.lower() in _NO_PLAY:
+        return ()
+    moves = []
+    for token in cleaned.replace(",", " ").split():
+        match = _TOKEN.match(token)
+        if not match:
+            raise InvalidPlayError(
+                f"{token!r} is not a move: write it as from/to, e.g. 13/7 or bar/22 or 6/off"
+            )
+        points, starred = [], set()
+        for part in match.group(1).split("/"):
+            star = part.endswith("*")
+            point = _read_point(part.rstrip("*"), token)
+            points.append(point)
+            if star:
+                starred.add(point)
+        for higher, lower in zip(points, points[1:]):
+            if lower >= higher:
+                raise InvalidPlayError(
+                    f"{token!r} moves from {point_name(higher)} to {point_name(lower)}: "
+                    "a move is written from the higher point to the lower",
+                    rule="WBF 8",
+                )
+        count = int(match.group(2) or 1)
+        if not 1 <= count <= 4:
+            raise InvalidPlayError(f"{token!r}: a move is repeated at most 4 times")
+        moves.append(WrittenMove(tuple(points), frozenset(starred), count))
+    if sum(m.count * (len(m.points) - 1) for m in moves) > 8:
+        raise InvalidPlayError(f"{text!r} has more moves than one roll allows")
+    return tuple(moves)
+
+
+def _read_point(text: str, token: str) -> int:
+    lowered = text.lower()
+    if lowered in ("bar", "b"):
+        return BAR
+    if lowered in ("off", "o"):
+        return OFF
+    value = int(text)
+    if value > 25:
+        raise InvalidPlayError(f"{token!r}: there is no point {value}; points run from 1 to 24")
+    return value
+
+
+def resolve_play(position: Position, dice: Sequence[int], text: str) -> Play | None:
+    """The one legal play that ``text`` describes, or ``None`` when no play is possible.
+
+    Raises :class:`InvalidPlayError` for text that is not play notation,
+    :class:`IllegalPlayError` (with the rule) for a play the rules forbid, and
+    :class:`AmbiguousPlayError` when the text fits two legal plays that differ
+    only in an unmarked hit on the way.
+    """
+    roll = check_dice(dice)
+    moves = parse_moves(text)
+    plays = legal_plays(position, roll)
+    if not moves:
+        if plays:
+            raise IllegalPlayError(
+                f"the roll {_roll(roll)} can be played, so it must be", rule="WBF 17"
+            )
+        return None
+    net = written_result(position, moves)
+    candidates = [p for p in plays if p.result[1] == net]
+    if not candidates:
+        reason, rule = _why_illegal(position, roll, moves, net, bool(plays))
+        raise IllegalPlayError(reason, rule=rule)
+    if len(candidates) == 1:
+        return candidates[0]
+    return _disambiguate(candidates, moves, text)
+
+
+def written_result(position: Position, moves: Sequence[WrittenMove]) -> int:
+    """The mover's packed side after the written moves (hits do not change it).
+
+    Refuses only what cannot be put on a board at all: moving a checker that
+    is not there.
+    """
+    counts = list(position.on_roll)
+    for move in moves:
+        for _ in range(move.count):
+            source, destination = move.points[0], move.points[-1]
+            if counts[source] == 0:
+                where = "on the bar" if source == BAR else f"on point {source}"
+                raise IllegalPlayError(f"there is no checker of yours {where} to move")
+            counts[source] -= 1
+            counts[destination] += 1
+    packed = 0
+    for index in range(25, -1, -1):
+        packed = (packed << 4) | counts[index]
+    return packed
+
+
+def _disambiguate(candidates: list[Play], moves: Sequence[WrittenMove], text: str) -> Play:
+    """Several legal plays end with the mover's checkers alike: use the written hits and hops."""
+    starred = set().union(*(m.starred for m in moves))
+    visited = {p for m in moves for p in m.points[1:-1]}
+
+    def fits(play: Play) -> bool:
+        landed = {step.destination for step in play.steps}
+        return visited <= landed
+
+    def hits(play: Play) -> set[int]:
+        return {step.destination for step in play.steps if step.hit}
+
+    fitting = [p for p in candidates if fits(p)] or candidates
+    exact = [p for p in fitting if hits(p) == starred]
+    if len(exact) == 1:
+        return exact[0]
+    if not starred:
+        # An unstarred merged hop ("24/15") names no hit on the way: the writer
+        # would have written the intermediate point had the checker hit there.
+        quiet = [p for p in fitting if not (hits(p) - {m.points[-1] for m in moves})]
+        if len(quiet) == 1:
+            return quiet[0]
+    options = ", ".join(sorted(p.notation for p in (exact or fitting)))
+    raise AmbiguousPlayError(f"{text!r} fits more than one legal play: {options}")
+
+
+def _roll(roll: tuple[int, int]) -> str:
+    return f"{roll[0]}-{roll[1]}"
+
+
+def _why_illegal(
+    position: Position,
+    roll: tuple[int, int],
+    moves: Sequence[WrittenMove],
+    net: int,
+    any_legal: bool,
+) -> tuple[str, str | None]:
+    """A plain reason (and its rule) why written moves are not a legal play."""
+    if not any_legal:
+        return (f"no legal play exists for {_roll(roll)}: the turn is lost", "WBF 17")
+    # A sequence of dice that the rules allow step by step, but that uses too few dice?
+    partial = partial_results(position, roll)
+    if net in partial:
+        used = partial[net]
+        a, b = roll
+        if a == b:
+            best = max(len(p.steps) for p in legal_plays(position, roll))
+            return (
+                f"{best} of the four moves of {_roll(roll)} can be played, so {best} must be",
+                "WBF 16-17",
+            )
+        if used == 1 and max(len(p.steps) for p in legal_plays(position, roll)) == 1:
+            return (
+                f"only one die can be played, and it must be the higher, {max(roll)}",
+                "WBF 17",
+            )
+        return ("both dice can be played, so both must be", "WBF 17")
+    return _first_broken_step(position, roll, moves)
+
+
+def _first_broken_step(
+    position: Position, roll: tuple[int, int], moves: Sequence[WrittenMove]
+) -> tuple[str, str | None]:
+    """Walk the written moves hop by hop and name the first rule one of them breaks."""
+    board = _Board(list(position.on_roll), list(position.opponent))
+    dice = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
+    for move in moves:
+        for _ in range(move.count):
+            for source, destination in zip(move.points, move.points[1:]):
+                problem = board.hop(source, destination, dice, roll)
+                if problem:
+                    return problem
+    return ("the moves do not make up a legal play of this roll", "WBF 15-22")
+
+
+class _Board:
+    """A scratch board for explaining a refusal: applies hops, says what breaks."""
+
+    def __init__(self, mine: list[int], theirs: list[int]) -> None:
+        self.mine, self.theirs = mine, theirs
+
+    def hop(
+        self, source: int, destination: int, dice: list[int], roll: tuple[int, int]
+    ) -> tuple[str, str | None] | None:
+        """Apply source/destination using dice (removing those used); a problem, or None."""
+        text = f"{point_name(source)}/{point_name(destination)}"
+        if self.mine[source] == 0:
+            where = "on the bar" if source == BAR else f"on point {source}"
+            return (f"{text}: there is no checker of yours {where}", None)
+        if self.mine[BAR] and source != BAR:
+            return (f"{text}: a checker on the bar must enter before any other moves", "WBF 20")
+        die = _die_for(source - destination, destination, dice)
+        if die is not None:
+            problem = self._single(source, destination, die)
+            if problem:
+                return (f"{text}: {problem[0]}", problem[1])
+            dice.remove(die)
+            return None
+        # A merged hop such as 24/13: try each order of the dice that adds up to it.
+        first_problem = None
+        for order in _orders(source - destination, dice):
+            saved = (self.mine[:], self.theirs[:])
+            point, problem = source, None
+            for die in order:
+                target = max(point - die, OFF)
+                problem = self._single(point, target, die)
+                if problem:
+                    break
+                point = target
+            if problem is None:
+                for die in order:
+                    dice.remove(die)
+                return None
+            self.mine, self.theirs = saved
+            first_problem = first_problem or problem
+        if first_problem:
+            return (f"{text}: {first_problem[0]}", first_problem[1])
+        left = ", ".join(map(str, sorted(set(dice)))) or "none"
+        return (
+            f"{text} moves {source - destination} pips, and the dice left of "
+            f"{_roll(roll)} ({left}) cannot move a checker that far",
+            "WBF 15",
+        )
+
+    def _single(self, source: int, destination: int, die: int) -> tuple[str, str] | None:
+        mine, theirs = self.mine, self.theirs
+        if destination != OFF:
+            if theirs[25 - destination] >= 2:
+                return (f"point {destination} is held by two or more opposing checkers", "WBF 18")
+        else:
+            outside = sum(mine[7:26])
+            if outside:
+                return (
+                    "bearing off needs all your checkers in your home board "
+                    f"({outside} still outside)",
+                    "WBF 22",
+                )
+            if die > source and any(mine[source + 1 : 7]):
+                return (
+                    f"a {die} bears off from point {source} only when no checker stands "
+                    "higher",
+                    "WBF 22",
+                )
+        mine[source] -= 1
+        mine[destination] += 1
+        if destination != OFF and theirs[25 - destination] == 1:
+            theirs[25 - destination] = 0
+            theirs[BAR] += 1
+        return None
+
+
+def _orders(distance: int, dice: list[int]) -> list[tuple[int, ...]]:
+    """Orders of two or more of the dice whose pips add up to ``distance``."""
+    if len(set(dice)) == 1:
+        die = dice[0]
+        k = distance // die
+        return [(die,) * k] if distance % die == 0 and 2 <= k <= len(dice) else []
+    if len(dice) == 2 and sum(dice) == distance:
+        return [tuple(dice), tuple(reversed(dice))]
+    return []
+
+
+def _die_for(distance: int, destination: int, dice: list[int]) -> int | None:
+    """The die that makes a hop of ``distance`` (a larger die may bear off)."""
+    if distance in dice:
+        return distance
+    if destination == OFF:
+        larger = [d for d in dice if d > distance]
+        if larger:
+            return min(larger)
+    return None

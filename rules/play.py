@@ -1,0 +1,164 @@
+"""A play: the steps of one turn, the position they lead to, and its notation.
+
+Notation follows gnubg, because that is what match files and players' programs
+write and what a director will paste back into GNU Backgammon: moves sorted
+from the highest source, the hops of one checker merged (an intermediate point
+kept only where it hit), repeated moves counted as ``(2)``, a ``*`` after each
+point where a blot was hit, ``bar`` and ``off`` for 25 and 0 (WBF 8).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .position import Position
+
+
+class Step(NamedTuple):
+    """One checker moved by one die: from ``source`` to ``destination`` (0 = off, 25 = bar)."""
+
+    source: int
+    destination: int
+    hit: bool
+
+    def __str__(self) -> str:
+        return f"{point_name(self.source)}/{point_name(self.destination)}{'*' if self.hit else ''}"
+
+
+def point_name(point: int) -> str:
+    """``bar`` for 25, ``off`` for 0, else the number."""
+    if point == 25:
+        return "bar"
+    if point == 0:
+        return "off"
+    return str(point)
+
+
+class Play(tuple):
+    """One legal way to play a roll; equal plays are those with the same result.
+
+    Built by :func:`rules.movegen.legal_plays`; ``steps`` and ``notation`` are
+    worked out on demand from the compact path the search recorded.
+    """
+
+    __slots__ = ()
+
+    # tuple layout: (position before, path, result, dice); path = (order flag, source, ...)
+
+    @property
+    def position(self) -> Position:
+        """The position before the play, the mover on roll."""
+        return self[0]
+
+    @property
+    def result(self) -> Position:
+        """The position after the play, seen by the opponent, who is now on roll."""
+        return self[2]
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The checker moves in the order played, one per die used."""
+        position, path, dice = self[0], self[1], self[3]
+        sources = path[1:]
+        if dice[0] == dice[1]:
+            order = (dice[0],) * 4
+        elif path[0]:
+            order = (dice[1], dice[0])
+        else:
+            order = dice
+        theirs = list(position.opponent)
+        steps = []
+        for source, die in zip(sources, order):
+            destination = max(source - die, 0)
+            hit = 0 < destination < 25 and theirs[25 - destination] == 1
+            if hit:
+                theirs[25 - destination] = 0
+            steps.append(Step(source, destination, hit))
+        return tuple(steps)
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The roll this play was made with (as the search was given it)."""
+        return self[3]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Play):
+            return self[0] == other[0] and self[2] == other[2]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return hash((self[0], self[2]))
+
+    @property
+    def notation(self) -> str:
+        """The play as gnubg writes it, e.g. ``24/18 13/8``, ``bar/22*``, ``8/5(2)``.
+
+        >>> from rules import Position
+        >>> sorted(p.notation for p in Position.start().legal_plays((3, 1)))[:2]
+        ['13/10 10/9', '13/10 24/23']
+        """
+        return format_steps(self.steps, self[0].opponent)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"<Play {self.notation} -> {self.result.id}>"
+
+
+def format_steps(steps: tuple[Step, ...] | list[Step], opponent: tuple[int, ...]) -> str:
+    """gnubg's way of writing a set of steps (a port of the logic of its FormatMove).
+
+    ``opponent`` is the opponent's counts before the play, in their numbering:
+    a point is starred when the opponent had a checker there.
+    """
+    if not steps:
+        return ""
+
+    def opponent_on(point: int) -> bool:
+        return 0 < point < 25 and opponent[25 - point] > 0
+
+    moves = sorted(([s.source, s.destination] for s in steps), key=lambda m: (-m[0], -m[1]))
+    alive = [True] * len(moves)
+    # Merge the hops of one checker: keep an intermediate point only where it hit.
+    for i in range(len(moves)):
+        for j in range(i, len(moves)):
+            if alive[i] and alive[j] and i != j and moves[i][-1] == moves[j][0]:
+                if opponent_on(moves[i][-1]):
+                    moves[i].append(moves[j][1])
+                else:
+                    moves[i][-1] = moves[j][1]
+                alive[j] = False
+    paths = [m for m, keep in zip(moves, alive) if keep]
+    counts = [1] * len(paths)
+    alive = [True] * len(paths)
+    for i in range(len(paths)):
+        if not alive[i]:
+            continue
+        for j in range(i + 1, len(paths)):
+            if alive[j] and paths[j] == paths[i]:
+                counts[i] += 1
+                alive[j] = False
+    out = []
+    marked: set[int] = set()
+    for path, count, keep in zip(paths, counts, alive):
+        if not keep:
+            continue
+        text = point_name(path[0])
+        for middle in path[1:-1]:
+            text += f"/{point_name(middle)}*"
+            marked.add(middle)
+        end = path[-1]
+        text += f"/{point_name(end)}"
+        if opponent_on(end) and end not in marked:
+            text += "*"
+            marked.add(end)
+        if count > 1:
+            text += f"({count})"
+        out.append(text)
+    return " ".join(out)
