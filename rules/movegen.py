@@ -62,7 +62,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
 
     >>> plays = legal_plays(Position.start(), (6, 5))
     >>> len(plays), sorted(p.notation for p in plays)[:3]
-    (7, ['13/2', '13/7 13/8', '13/7 8/3'])
+    (7, ['13/2', '13/7 8/3', '13/8 13/7'])
     """
     first, second = check_dice(dice)
     theirs = position[1]

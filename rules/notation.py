@@ -157,7 +157,10 @@ def _disambiguate(candidates: list[Play], moves: Sequence[WrittenMove], text: st
     def hits(play: Play) -> set[int]:
         return {step.destination for step in play.steps if step.hit}
 
-    fitting = [p for p in candidates if fits(p)] or candidates
+    fitting = [p for p in candidates if fits(p)]
+    if len(fitting) == 1:
+        return fitting[0]  # the written intermediate points tell them apart
+    fitting = fitting or candidates
     exact = [p for p in fitting if hits(p) == starred]
     if len(exact) == 1:
         return exact[0]
@@ -288,12 +291,41 @@ class _Board:
                     "higher",
                     "WBF 22",
                 )
-        mine[source] -= 1
-        mine[destination] += 1
-        if destination != OFF and theirs[25 - destination] == 1:
-            theirs[25 - destination] = 0
-            theirs[BAR] += 1
+        self.move(source, destination)
         return None
+
+    def move(self, source: int, destination: int) -> None:
+        """Move one checker as written, hitting a lone opposing checker where it lands."""
+        self.mine[source] -= 1
+        self.mine[destination] += 1
+        if destination != OFF and self.theirs[25 - destination] == 1:
+            self.theirs[25 - destination] = 0
+            self.theirs[BAR] += 1
+
+
+def apply_written(position: Position, text: str) -> Position:
+    """The position after moves as written, legal or not, the opponent now on roll.
+
+    For replays (WBF 14): an illegal play stands once the opponent rolls, so
+    the game goes on from the board as it was left. Only what no board can show
+    is refused: moving a checker that is not there, or onto a point the
+    opponent holds with two or more.
+    """
+    board = _Board(list(position.on_roll), list(position.opponent))
+    for move in parse_moves(text):
+        for _ in range(move.count):
+            for source, destination in zip(move.points, move.points[1:]):
+                hop = f"{point_name(source)}/{point_name(destination)}"
+                if board.mine[source] == 0:
+                    where = "on the bar" if source == BAR else f"on point {source}"
+                    raise IllegalPlayError(f"{hop}: there is no checker of yours {where}")
+                if destination != OFF and board.theirs[25 - destination] >= 2:
+                    raise IllegalPlayError(
+                        f"{hop}: point {destination} is held by two or more opposing checkers",
+                        rule="WBF 18",
+                    )
+                board.move(source, destination)
+    return Position.from_counts(board.theirs, board.mine)
 
 
 def _orders(distance: int, dice: list[int]) -> list[tuple[int, ...]]:

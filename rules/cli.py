@@ -1,0 +1,183 @@
+"""The engine's command line: legal plays, positions, and benchmarks.
+
+Runs from a checkout with a bare ``python3 -m rules``; nothing to install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from .dice import SeededDice
+from .errors import RulesError
+from .game import Game, Phase
+from .movegen import legal_plays
+from .position import Position
+from .xgid import format_xgid, parse_xgid
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m rules", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    legal = commands.add_parser("legal", help="list the legal plays of a position and roll")
+    legal.add_argument("position", nargs="?", help="gnubg Position ID (player on roll's side)")
+    legal.add_argument("dice", nargs="?", help="the roll, e.g. 65 or 6-5")
+    legal.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read {"position_id": ..., "dice": [a, b]} lines on standard input, write one line each',
+    )
+
+    show = commands.add_parser("show", help="draw a position given as Position ID or XGID")
+    show.add_argument("id", help="a Position ID, 'PositionID:MatchID', or an XGID")
+
+    bench = commands.add_parser("bench", help="time legal-play generation on a JSONL file")
+    bench.add_argument("file", help="lines with position_id and dice, as gnubg-legal.jsonl")
+    bench.add_argument("--games", type=int, help="instead, time N random-play games")
+    bench.add_argument("--repeat", type=int, default=5, help="timed passes; the best is reported")
+    bench.add_argument("--seed", type=int, default=1, help="seed for --games")
+
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "legal":
+            return _legal(args, sys.stdin, sys.stdout)
+        if args.command == "show":
+            return _show(args.id)
+        if args.command == "bench":
+            return _bench(args)
+    except RulesError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: {error.strerror}: {error.filename}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """'65', '6-5', '6 5' or '6,5' as two dice."""
+    digits = [c for c in text if c.isdigit()]
+    if len(digits) != 2:
+        raise RulesError(f"{text!r} is not a roll: write two dice, e.g. 65 or 6-5")
+    return int(digits[0]), int(digits[1])
+
+
+def _legal(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    if args.jsonl:
+        status = 0
+        for number, line in enumerate(stdin, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                position = Position.from_id(item["position_id"])
+                plays = legal_plays(position, tuple(item["dice"]))
+            except (ValueError, KeyError, TypeError) as error:
+                print(f"error: line {number}: {error}", file=sys.stderr)
+                status = 2
+                continue
+            item["plays"] = [{"play": p.notation, "result": p.result.id} for p in plays]
+            stdout.write(json.dumps(item) + "\n")
+        return status
+    if not args.position or not args.dice:
+        print("error: give a Position ID and a roll, e.g. 4HPwATDgc/ABMA 65", file=sys.stderr)
+        return 2
+    position = Position.from_id(args.position)
+    dice = parse_dice(args.dice)
+    plays = legal_plays(position, dice)
+    if not plays:
+        stdout.write(f"no legal play for {dice[0]}-{dice[1]}: the turn is lost (WBF 17)\n")
+        return 0
+    width = max(len(p.notation) for p in plays)
+    for play in plays:
+        stdout.write(f"{play.notation:<{width}}  {play.result.id}\n")
+    return 0
+
+
+def _show(text: str) -> int:
+    if text.upper().startswith("XGID=") or text.count(":") >= 8:
+        position, state = parse_xgid(text)
+        print(position)
+        print(f"gnubg IDs   {position.id}:{state.id}")
+        return 0
+    position_id, _, match_id = text.partition(":")
+    position = Position.from_id(position_id)
+    print(position)
+    if match_id:
+        from .matchid import MatchState
+
+        state = MatchState.from_id(match_id)
+        print(f"match       {state}")
+        print(f"XGID        {format_xgid(position, state)}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    if args.games:
+        return _bench_games(args.games, args.seed, args.repeat)
+    items = []
+    with open(args.file, encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                item = json.loads(line)
+                items.append((Position.from_id(item["position_id"]), tuple(item["dice"])))
+    best = float("inf")
+    plays = 0
+    for _ in range(max(1, args.repeat)):
+        start = time.perf_counter()
+        plays = 0
+        for position, dice in items:
+            plays += len(legal_plays(position, dice))
+        best = min(best, time.perf_counter() - start)
+    print(
+        json.dumps(
+            {
+                "positions": len(items),
+                "plays": plays,
+                "seconds": round(best, 4),
+                "positions_per_second": round(len(items) / best),
+                "best_of": max(1, args.repeat),
+            }
+        )
+    )
+    return 0
+
+
+def _bench_games(count: int, seed: int, repeat: int) -> int:
+    """Random-play games from the opening: roll, pick any legal play, until someone bears off."""
+    best = float("inf")
+    turns = 0
+    for _ in range(max(1, repeat)):
+        chooser = random.Random(seed)
+        dice = SeededDice(seed)
+        start = time.perf_counter()
+        turns = 0
+        for _ in range(count):
+            game = Game(dice=dice)
+            while not game.over:
+                if game.phase is Phase.OPENING:
+                    game.roll_opening()
+                elif game.legal_plays:
+                    game.play(chooser.choice(game.legal_plays))
+                    turns += 1
+                else:
+                    game.roll()
+        best = min(best, time.perf_counter() - start)
+    print(
+        json.dumps(
+            {
+                "games": count,
+                "turns": turns,
+                "seconds": round(best, 4),
+                "games_per_second": round(count / best, 1),
+                "best_of": max(1, repeat),
+            }
+        )
+    )
+    return 0

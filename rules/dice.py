@@ -1,0 +1,66 @@
+"""Where dice come from: a secure random source, a seeded one, or a physical roll typed in.
+
+A game asks its source for dice and logs what it got, so a replay never needs
+the source again. The default draws from :mod:`secrets`, so a player cannot
+predict the next roll from earlier ones; a seeded source makes tests and demos
+repeat; :class:`EnteredDice` carries dice rolled at the table.
+
+>>> SeededDice(7).roll() == SeededDice(7).roll()
+True
+>>> dice = EnteredDice()
+>>> dice.enter(6, 5)
+>>> dice.roll()
+(6, 5)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import deque
+from typing import Protocol
+
+from .errors import IllegalActionError, InvalidDiceError
+
+
+class DiceSource(Protocol):
+    """Anything that can roll two dice."""
+
+    def roll(self) -> tuple[int, int]: ...
+
+
+class SecureDice:
+    """Dice from the operating system's secure random source (the default)."""
+
+    def roll(self) -> tuple[int, int]:
+        return (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+
+
+class SeededDice:
+    """Dice that repeat for a given seed: for tests, demos and recorded random draws."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self) -> tuple[int, int]:
+        return (self._random.randint(1, 6), self._random.randint(1, 6))
+
+
+class EnteredDice:
+    """Dice rolled by hand at the table and typed in, used in the order entered."""
+
+    def __init__(self, *rolls: tuple[int, int]) -> None:
+        self._queue: deque[tuple[int, int]] = deque()
+        for first, second in rolls:
+            self.enter(first, second)
+
+    def enter(self, first: int, second: int) -> None:
+        for die in (first, second):
+            if not isinstance(die, int) or not 1 <= die <= 6:
+                raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}", rule="WBF 9")
+        self._queue.append((first, second))
+
+    def roll(self) -> tuple[int, int]:
+        if not self._queue:
+            raise IllegalActionError("no dice have been entered for this roll")
+        return self._queue.popleft()

@@ -1,0 +1,467 @@
+"""One game as a state machine: every action checked against the rules and logged.
+
+The log is the record a director settles disputes with, so each entry keeps
+who acted, what they did, the dice, and the board after it. A game can be
+rebuilt from its log alone (:meth:`Game.replay`), whatever dice source played it.
+
+Players are 0 and 1 (gnubg's numbering); the position is always seen from the
+side of the player on roll.
+
+>>> from rules.dice import EnteredDice
+>>> game = Game(dice=EnteredDice((3, 1)))
+>>> game.roll_opening()          # player 0 rolls 3, player 1 rolls 1: player 0 plays 3-1
+>>> game.turn, game.dice
+(0, (3, 1))
+>>> game.play("8/5 6/5")
+>>> game.turn, game.phase.value
+(1, 'roll')
+>>> game.double()
+>>> game.drop()
+>>> game.result
+GameResult(winner=1, points=1, outcome=<Outcome.DROP: 'drop'>, cube=1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from .dice import DiceSource, EnteredDice, SecureDice
+from .errors import IllegalActionError, IllegalPlayError
+from .match import GameContext, GameResult, MoneyRules, Outcome
+from .matchid import GameState, MatchState, Resignation
+from .movegen import check_dice
+from .notation import apply_written, resolve_play
+from .play import Play
+from .position import BAR, CHECKERS, OFF, Position
+from .xgid import format_xgid
+
+
+class Phase(Enum):
+    """What the game waits for."""
+
+    OPENING = "opening"  # the opening roll, one die each (WBF 12)
+    ROLL = "roll"  # the player on roll may double, or rolls
+    MOVE = "move"  # the dice are rolled; the play is due
+    DOUBLED = "doubled"  # a double waits for take or drop
+    RESIGNED = "resigned"  # a resignation waits for an answer
+    OVER = "over"
+
+
+class Act(Enum):
+    """The kinds of action a log records."""
+
+    OPENING_ROLL = "opening roll"
+    ROLL = "roll"
+    PLAY = "play"
+    NO_PLAY = "no play"  # the roll could not be played: the turn is lost
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RESIGN = "resign"
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One logged action and the game right after it."""
+
+    act: Act
+    player: int
+    dice: tuple[int, int] | None = None
+    play: str | None = None  # the play in gnubg notation, or as written when illegal
+    resignation: Resignation | None = None
+    illegal: str | None = None  # why a play accepted as played was illegal (WBF 14)
+    note: str | None = None
+    position: Position | None = None  # after the action, from the side of the player on roll
+    state: MatchState | None = None  # after the action
+
+    @property
+    def position_id(self) -> str | None:
+        return self.position.id if self.position is not None else None
+
+    @property
+    def match_id(self) -> str | None:
+        return self.state.id if self.state is not None else None
+
+
+class Game:
+    """A backgammon game under match or money rules, with its action log."""
+
+    def __init__(
+        self,
+        context: GameContext | None = None,
+        *,
+        dice: DiceSource | None = None,
+    ) -> None:
+        self.context = context or GameContext(rules=MoneyRules())
+        self.dice_source: DiceSource = dice or SecureDice()
+        self.position = Position.start()
+        self.phase = Phase.OPENING
+        self.turn = 0  # the player on roll (meaningless before the opening roll)
+        self.dice: tuple[int, int] | None = None
+        self.cube = 1
+        self.cube_owner: int | None = None
+        self.offer: Resignation | None = None
+        self.offered_by: int | None = None
+        self.result: GameResult | None = None
+        self.turns = [0, 0]  # plays made by each player in this game
+        self.log: list[Action] = []
+        self._legal: tuple[Play, ...] = ()
+        self._before_resign = Phase.ROLL
+        self._played_dice: tuple[int, int] | None = None
+
+    # --- reading the state ---------------------------------------------------
+
+    @property
+    def acting(self) -> int:
+        """The player who must act now: the opponent while a double or resignation waits."""
+        if self.phase in (Phase.DOUBLED, Phase.RESIGNED):
+            return 1 - (self.offered_by if self.offered_by is not None else self.turn)
+        return self.turn
+
+    @property
+    def legal_plays(self) -> tuple[Play, ...]:
+        """The legal plays of the dice rolled (empty before the roll)."""
+        return self._legal if self.phase is Phase.MOVE else ()
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def why_not_double(self, player: int | None = None) -> str | None:
+        """Why ``player`` (default: on roll) may not double now, with the rule; None if they may."""
+        refusal = self._double_refusal(self.turn if player is None else player)
+        return str(refusal) if refusal else None
+
+    def _double_refusal(self, player: int) -> IllegalActionError | None:
+        if self.phase is Phase.OVER:
+            return IllegalActionError("the game is over")
+        if self.context.crawford:
+            return IllegalActionError(
+                f"game {self.context.number} is the Crawford game: no doubling", rule="WBF 24"
+            )
+        if self.phase is Phase.OPENING:
+            return IllegalActionError("the cube can be turned only after the opening roll", rule="WBF 23")
+        if self.phase is not Phase.ROLL or player != self.turn:
+            return IllegalActionError(
+                "a player doubles at the start of their own turn, before rolling", rule="WBF 23"
+            )
+        if self.cube_owner is not None and self.cube_owner != player:
+            return IllegalActionError("only the owner of the cube may redouble", rule="WBF 23")
+        if self._holland_forbids(player):
+            return IllegalActionError(
+                "under the Holland rule the trailer may not double before their third turn",
+                rule="Galore 5.4",
+            )
+        return None
+
+    def _holland_forbids(self, player: int) -> bool:
+        rules = self.context.rules
+        return (
+            not self.context.money
+            and getattr(rules, "holland", False)
+            and self.context.post_crawford
+            and self.context.trailer == player
+            and self.turns[player] < 2
+        )
+
+    def available(self) -> set[Act]:
+        """The actions allowed at this moment (for a board's buttons)."""
+        if self.phase is Phase.OPENING:
+            return {Act.OPENING_ROLL}
+        if self.phase is Phase.ROLL:
+            acts = {Act.ROLL, Act.RESIGN}
+            if self.why_not_double() is None:
+                acts.add(Act.DOUBLE)
+            return acts
+        if self.phase is Phase.MOVE:
+            return {Act.PLAY, Act.RESIGN}
+        if self.phase is Phase.DOUBLED:
+            acts = {Act.TAKE, Act.DROP}
+            if self._beaver_allowed():
+                acts.add(Act.BEAVER)
+            return acts
+        if self.phase is Phase.RESIGNED:
+            return {Act.ACCEPT, Act.REJECT}
+        return set()
+
+    @property
+    def match_state(self) -> MatchState:
+        """The gnubg Match ID fields for this moment."""
+        if self.phase is Phase.OVER:
+            state = {
+                Outcome.DROP: GameState.DROPPED,
+                Outcome.RESIGNATION: GameState.RESIGNED,
+            }.get(self.result.outcome if self.result else Outcome.SINGLE, GameState.OVER)
+        elif self.phase is Phase.OPENING:
+            state = GameState.NONE
+        else:
+            state = GameState.PLAYING
+        return MatchState(
+            match_length=self.context.length,
+            score=self.context.score,
+            cube=self.cube,
+            cube_owner=self.cube_owner,
+            player_on_roll=self.turn,
+            turn=self.acting,
+            crawford=self.context.crawford,
+            game_state=state,
+            double_offered=self.phase is Phase.DOUBLED,
+            resignation=self.offer if self.phase is Phase.RESIGNED and self.offer else Resignation.NONE,
+            dice=self.dice if self.phase is Phase.MOVE else None,
+        )
+
+    @property
+    def position_id(self) -> str:
+        return self.position.id
+
+    @property
+    def match_id(self) -> str:
+        return self.match_state.id
+
+    @property
+    def xgid(self) -> str:
+        return format_xgid(self.position, self.match_state)
+
+    # --- actions -------------------------------------------------------------
+
+    def roll_opening(self, dice: tuple[int, int] | None = None) -> None:
+        """Each player rolls one die (player 0's first); the higher plays both (WBF 12)."""
+        self._require(Phase.OPENING, "the opening roll")
+        first, second = check_dice(dice if dice is not None else self.dice_source.roll())
+        if first == second:
+            self._log(Act.OPENING_ROLL, 0, dice=(first, second), note="equal dice: roll again (WBF 12)")
+            return
+        self.turn = 0 if first > second else 1
+        self.dice = (first, second) if self.turn == 0 else (second, first)
+        self._start_move()
+        self._log(Act.OPENING_ROLL, self.turn, dice=(first, second))
+        self._pass_if_no_play()
+
+    def roll(self, dice: tuple[int, int] | None = None) -> None:
+        """The player on roll rolls (dice given, or from the game's dice source)."""
+        self._require(Phase.ROLL, "a roll")
+        self.dice = check_dice(dice if dice is not None else self.dice_source.roll())
+        self._start_move()
+        self._log(Act.ROLL, self.turn, dice=self.dice)
+        self._pass_if_no_play()
+
+    def play(self, play: Play | str, *, accept_illegal: bool = False) -> None:
+        """Make a play: a :class:`Play` from :attr:`legal_plays`, or notation.
+
+        With ``accept_illegal`` (for replaying a log), a play that breaks the
+        rules is applied as written and logged as illegal: it stood once the
+        opponent rolled (WBF 14).
+        """
+        self._require(Phase.MOVE, "a play")
+        illegal = None
+        if isinstance(play, Play):
+            if play not in self._legal:
+                raise IllegalPlayError(f"{play.notation} is not a legal play of this roll")
+            chosen: Play | None = play
+        else:
+            try:
+                chosen = resolve_play(self.position, self.dice, play)
+            except IllegalPlayError as error:
+                if not accept_illegal:
+                    raise
+                chosen, illegal = None, str(error)
+        if chosen is not None:
+            after, written = chosen.result, chosen.notation
+        elif illegal is not None:
+            after, written = apply_written(self.position, play), str(play).strip()
+        else:
+            # resolve_play returns None only when no play was possible: a lost turn
+            self._finish_turn(self.position.swap())
+            self._log(Act.NO_PLAY, 1 - self.turn, dice=self.dice)
+            return
+        mover = self.turn
+        self._finish_turn(after)
+        self._log(Act.PLAY, mover, dice=self._played_dice, play=written, illegal=illegal)
+        if after[1] & 15 == CHECKERS:
+            self._end_by_bearing_off(mover, after)
+
+    def double(self) -> None:
+        """The player on roll offers the cube at twice its value (WBF 23)."""
+        refusal = self._double_refusal(self.turn)
+        if refusal:
+            raise refusal
+        self.phase = Phase.DOUBLED
+        self.offered_by = self.turn
+        self._log(Act.DOUBLE, self.turn, note=f"offers the cube at {self.cube * 2}")
+
+    def take(self) -> None:
+        """Accept the double: the cube doubles and the taker owns it (WBF 23)."""
+        self._require(Phase.DOUBLED, "a take")
+        taker = 1 - self.turn
+        self.cube *= 2
+        self.cube_owner = taker
+        self.phase = Phase.ROLL
+        self.offered_by = None
+        self._log(Act.TAKE, taker, note=f"cube at {self.cube}")
+
+    def drop(self) -> None:
+        """Refuse the double: the doubler wins the cube's value before the double (WBF 23)."""
+        self._require(Phase.DOUBLED, "a drop")
+        dropper = 1 - self.turn
+        self.offered_by = None
+        self._end(GameResult(winner=self.turn, points=self.cube, outcome=Outcome.DROP, cube=self.cube))
+        self._log(Act.DROP, dropper, note=f"{self.cube} point(s) to the doubler")
+
+    def beaver(self) -> None:
+        """Money play with beavers (Galore 2.8): take and at once redouble, keeping the cube."""
+        self._require(Phase.DOUBLED, "a beaver")
+        if not self._beaver_allowed():
+            if not self.context.money:
+                raise IllegalActionError(
+                    "beavers are a money-play rule, never used in a match", rule="Galore 4"
+                )
+            raise IllegalActionError("this money game is played without beavers", rule="Galore 2.8")
+        taker = 1 - self.turn
+        self.cube *= 4
+        self.cube_owner = taker
+        self.phase = Phase.ROLL
+        self.offered_by = None
+        self._log(Act.BEAVER, taker, note=f"cube at {self.cube}")
+
+    def _beaver_allowed(self) -> bool:
+        rules = self.context.rules
+        return isinstance(rules, MoneyRules) and rules.beavers and self.phase is Phase.DOUBLED
+
+    def resign(self, level: Resignation | int = Resignation.SINGLE, *, player: int | None = None) -> None:
+        """Offer to resign a single game, a gammon or a backgammon (Galore 2.7)."""
+        level = Resignation(level)
+        if level is Resignation.NONE:
+            raise IllegalActionError("a resignation gives up a single game, a gammon or a backgammon")
+        if self.phase not in (Phase.ROLL, Phase.MOVE):
+            raise IllegalActionError(f"no resignation can be offered now: {self._waiting()}")
+        player = self.turn if player is None else player
+        self._before_resign = self.phase
+        self.phase = Phase.RESIGNED
+        self.offer = level
+        self.offered_by = player
+        self._log(Act.RESIGN, player, resignation=level)
+
+    def accept_resignation(self) -> None:
+        """The opponent accepts: the game ends for the value offered times the cube."""
+        self._require(Phase.RESIGNED, "an answer to a resignation")
+        assert self.offer is not None and self.offered_by is not None
+        winner = 1 - self.offered_by
+        points = self.cube * self._worth(int(self.offer))
+        acceptor, level = winner, self.offer
+        self._end(GameResult(winner=winner, points=points, outcome=Outcome.RESIGNATION, cube=self.cube))
+        self._log(Act.ACCEPT, acceptor, resignation=level)
+
+    def reject_resignation(self) -> None:
+        """The opponent plays on instead."""
+        self._require(Phase.RESIGNED, "an answer to a resignation")
+        rejector = 1 - (self.offered_by or 0)
+        self.phase = self._before_resign
+        self.offer = None
+        self.offered_by = None
+        self._log(Act.REJECT, rejector)
+
+    # --- replay ----------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, actions: Iterable[Action], context: GameContext | None = None) -> Game:
+        """Rebuild a game from its log; each action is checked again as it is applied."""
+        entered = EnteredDice()
+        game = cls(context, dice=entered)
+        for action in actions:
+            act = action.act
+            if act in (Act.OPENING_ROLL, Act.ROLL):
+                assert action.dice is not None
+                (game.roll_opening if act is Act.OPENING_ROLL else game.roll)(action.dice)
+            elif act is Act.PLAY:
+                game.play(action.play or "", accept_illegal=action.illegal is not None)
+            elif act is Act.DOUBLE:
+                game.double()
+            elif act is Act.TAKE:
+                game.take()
+            elif act is Act.DROP:
+                game.drop()
+            elif act is Act.BEAVER:
+                game.beaver()
+            elif act is Act.RESIGN:
+                game.resign(action.resignation or Resignation.SINGLE, player=action.player)
+            elif act is Act.ACCEPT:
+                game.accept_resignation()
+            elif act is Act.REJECT:
+                game.reject_resignation()
+            # NO_PLAY entries follow from the roll and are made again by it
+        return game
+
+    # --- internals ---------------------------------------------------------------
+
+    def _require(self, phase: Phase, what: str) -> None:
+        if self.phase is not phase:
+            raise IllegalActionError(f"{what} is not possible now: {self._waiting()}")
+
+    def _waiting(self) -> str:
+        return {
+            Phase.OPENING: "the game waits for the opening roll",
+            Phase.ROLL: f"player {self.turn} is to double or roll",
+            Phase.MOVE: f"player {self.turn} is to play {self.dice[0]}-{self.dice[1]}"
+            if self.dice
+            else "a play is due",
+            Phase.DOUBLED: f"player {self.acting} is to take or drop",
+            Phase.RESIGNED: f"player {self.acting} is to accept or reject the resignation",
+            Phase.OVER: "the game is over",
+        }[self.phase]
+
+    def _start_move(self) -> None:
+        self.phase = Phase.MOVE
+        self._legal = self.position.legal_plays(self.dice)
+
+    def _pass_if_no_play(self) -> None:
+        if not self._legal:
+            mover = self.turn
+            dice = self.dice
+            self._finish_turn(self.position.swap())
+            self._log(Act.NO_PLAY, mover, dice=dice, note="no legal play: the turn is lost (WBF 17)")
+
+    def _finish_turn(self, after: Position) -> None:
+        self._played_dice = self.dice
+        self.turns[self.turn] += 1
+        self.position = after
+        self.turn = 1 - self.turn
+        self.dice = None
+        self._legal = ()
+        self.phase = Phase.ROLL
+
+    def _end_by_bearing_off(self, winner: int, after: Position) -> None:
+        loser = after.on_roll  # the loser is on roll in the position after the play
+        if loser[OFF]:
+            multiplier = 1
+        elif any(loser[19:BAR + 1]):
+            multiplier = 3  # a checker on the bar or in the winner's home board (WBF 25)
+        else:
+            multiplier = 2
+        worth = self._worth(multiplier)
+        outcome = {1: Outcome.SINGLE, 2: Outcome.GAMMON, 3: Outcome.BACKGAMMON}[worth]
+        self.turn = winner
+        self.position = after.swap()
+        self._end(GameResult(winner=winner, points=self.cube * worth, outcome=outcome, cube=self.cube))
+
+    def _worth(self, multiplier: int) -> int:
+        """Gammons count single under the Jacoby rule while the cube is unturned (Galore 2.8)."""
+        rules = self.context.rules
+        if isinstance(rules, MoneyRules) and rules.jacoby and self.cube_owner is None:
+            return 1
+        return multiplier
+
+    def _end(self, result: GameResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self.dice = None
+        self._legal = ()
+
+    def _log(self, act: Act, player: int, **fields: object) -> None:
+        self.log.append(
+            Action(act, player, position=self.position, state=self.match_state, **fields)  # type: ignore[arg-type]
+        )

@@ -1,0 +1,268 @@
+"""Match play: lengths, scores, the Crawford game, and money play as a mode of its own.
+
+Everything about a match's score is derived from its games' results, so the
+site never stores a score twice: the score before each game, which game is the
+Crawford game, whether the cube may be used, the winner.
+
+>>> m = Match(5).add(GameResult(winner=0, points=4))
+>>> m.score, m.next_game.crawford
+((4, 0), True)
+>>> m = m.add(GameResult(winner=1, points=2))
+>>> m.score, m.next_game.crawford, m.next_game.post_crawford
+((4, 2), False, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .errors import IllegalActionError, InvalidMatchLengthError, MatchOverError
+
+
+class Outcome(Enum):
+    """How a game ended (Galore 2.7, WBF 23, 25)."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "drop"  # a double refused
+    RESIGNATION = "resignation"
+
+    @property
+    def multiplier(self) -> int:
+        """How many times the cube a finished game is worth (1 for a drop or a resignation)."""
+        return {Outcome.GAMMON: 2, Outcome.BACKGAMMON: 3}.get(self, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """Who won a game and how many points it was worth, before any match cap."""
+
+    winner: int
+    points: int
+    outcome: Outcome = Outcome.SINGLE
+    cube: int = 1
+
+    def __post_init__(self) -> None:
+        if self.winner not in (0, 1):
+            raise ValueError(f"a game's winner is player 0 or 1, not {self.winner!r}")
+        if self.points < 1:
+            raise ValueError(f"a game is worth at least 1 point, not {self.points!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRules:
+    """How a match is played: its length and the optional Holland rule (Galore 5.4)."""
+
+    length: int
+    holland: bool = False
+
+    def __post_init__(self) -> None:
+        check_match_length(self.length)
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyRules:
+    """Money play (no match score) with the optional Jacoby rule and beavers (Galore 2.8)."""
+
+    jacoby: bool = False
+    beavers: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameContext:
+    """What a game needs to know about the match around it.
+
+    ``score`` is before the game; ``crawford`` marks the one game of the match
+    in which nobody may double (WBF 24); ``post_crawford`` the games after it.
+    """
+
+    rules: MatchRules | MoneyRules
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    post_crawford: bool = False
+    number: int = 1
+
+    @property
+    def money(self) -> bool:
+        return isinstance(self.rules, MoneyRules)
+
+    @property
+    def length(self) -> int:
+        """The match length; 0 in money play."""
+        return 0 if isinstance(self.rules, MoneyRules) else self.rules.length
+
+    @property
+    def cube_available(self) -> bool:
+        """Whether anybody may double in this game: not in the Crawford game (WBF 24)."""
+        return not self.crawford
+
+    @property
+    def trailer(self) -> int | None:
+        """The player behind in the score (for the Holland rule), None when level."""
+        a, b = self.score
+        if a == b:
+            return None
+        return 0 if a < b else 1
+
+
+def check_match_length(length: object) -> int:
+    """A match length as an int, or :class:`InvalidMatchLengthError` saying why not.
+
+    >>> check_match_length(4)
+    Traceback (most recent call last):
+    ...
+    rules.errors.InvalidMatchLengthError: WBF 3: a match is played to an odd number of points, not 4
+    """
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise InvalidMatchLengthError(
+            f"a match length is a whole number, not {length!r}", rule="WBF 3"
+        )
+    if length < 1:
+        raise InvalidMatchLengthError(
+            f"a match is played to at least 1 point, not {length}", rule="WBF 3"
+        )
+    if length % 2 == 0:
+        raise InvalidMatchLengthError(
+            f"a match is played to an odd number of points, not {length}", rule="WBF 3"
+        )
+    return length
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredGame:
+    """One game of a match as the score sheet shows it."""
+
+    number: int
+    score_before: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    result: GameResult
+    score_after: tuple[int, int]
+
+    @property
+    def points(self) -> int:
+        """Points the game added to the winner's score, after the match cap."""
+        return self.score_after[self.result.winner] - self.score_before[self.result.winner]
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match to ``length`` points and the results of its games so far (WBF 3, 24)."""
+
+    length: int
+    results: tuple[GameResult, ...] = ()
+    holland: bool = False
+    games: tuple[ScoredGame, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        check_match_length(self.length)
+        games = []
+        score = (0, 0)
+        crawford_played = False
+        for number, result in enumerate(self.results, start=1):
+            if max(score) >= self.length:
+                raise MatchOverError(
+                    f"game {number} was recorded after the match was won "
+                    f"{score[0]}-{score[1]}",
+                    rule="WBF 3",
+                )
+            crawford = _is_crawford(self.length, score, crawford_played)
+            after = list(score)
+            after[result.winner] = min(self.length, score[result.winner] + result.points)
+            games.append(
+                ScoredGame(
+                    number=number,
+                    score_before=score,
+                    crawford=crawford,
+                    post_crawford=crawford_played,
+                    result=result,
+                    score_after=(after[0], after[1]),
+                )
+            )
+            crawford_played = crawford_played or crawford
+            score = (after[0], after[1])
+        object.__setattr__(self, "games", tuple(games))
+
+    @property
+    def rules(self) -> MatchRules:
+        return MatchRules(self.length, holland=self.holland)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The score now; points beyond the length carry no value (Galore 4)."""
+        return self.games[-1].score_after if self.games else (0, 0)
+
+    @property
+    def winner(self) -> int | None:
+        """Player 0 or 1 once one has reached the length, else None."""
+        for player in (0, 1):
+            if self.score[player] >= self.length:
+                return player
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def crawford_game(self) -> int | None:
+        """The number of the Crawford game, once it is known (played or next)."""
+        for game in self.games:
+            if game.crawford:
+                return game.number
+        if not self.over and self.next_game.crawford:
+            return len(self.games) + 1
+        return None
+
+    @property
+    def next_game(self) -> GameContext:
+        """The context of the game to be played next (MatchOverError once the match is won)."""
+        if self.over:
+            raise MatchOverError(
+                f"the match is over: won {self.score[0]}-{self.score[1]}", rule="WBF 3"
+            )
+        played = any(g.crawford for g in self.games)
+        return GameContext(
+            rules=self.rules,
+            score=self.score,
+            crawford=_is_crawford(self.length, self.score, played),
+            post_crawford=played,
+            number=len(self.games) + 1,
+        )
+
+    def add(self, result: GameResult) -> Match:
+        """This match with one more game played."""
+        return Match(self.length, (*self.results, result), holland=self.holland)
+
+
+def _is_crawford(length: int, score: tuple[int, int], crawford_played: bool) -> bool:
+    """The game after the first one that brings a player to one point short (WBF 24)."""
+    if crawford_played or length == 1:
+        return False
+    return length - 1 in score and max(score) < length
+
+
+def score_possible(length: int, score: tuple[int, int]) -> bool:
+    """Whether a final or running score can come about in a match of this length.
+
+    A finished match has exactly one player at the length; nobody passes it
+    (points beyond carry no value), so 5-5 or 6-2 in a 5-point match are impossible.
+
+    >>> score_possible(5, (5, 3)), score_possible(5, (5, 5)), score_possible(5, (6, 2))
+    (True, False, False)
+    """
+    check_match_length(length)
+    a, b = score
+    if min(a, b) < 0 or max(a, b) > length:
+        return False
+    return not (a == length and b == length)
+
+
+def require_cube_available(context: GameContext) -> None:
+    """Refuse a double in the Crawford game with the rule (WBF 24)."""
+    if context.crawford:
+        raise IllegalActionError(
+            f"game {context.number} is the Crawford game: no doubling", rule="WBF 24"
+        )

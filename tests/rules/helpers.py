@@ -1,0 +1,78 @@
+"""Building test positions by hand, and a naive legal-play enumerator to hold the engine to.
+
+The enumerator is written from the rules text (WBF 15-22) with plain lists and
+no shortcuts, independently of rules.movegen, so agreement means something.
+"""
+
+from __future__ import annotations
+
+from rules import Position
+
+
+def board(mine: dict[int, int], theirs: dict[int, int]) -> Position:
+    """A position from {point: count} for the player on roll and the opponent (own numbering).
+
+    Checkers not placed are borne off; 25 is the bar.
+    """
+    on_roll = [0] * 26
+    opponent = [0] * 26
+    for counts, placed in ((on_roll, mine), (opponent, theirs)):
+        for point, count in placed.items():
+            counts[point] = count
+        counts[0] = 15 - sum(placed.values())
+    return Position.from_counts(on_roll, opponent)
+
+
+def naive_results(position: Position, dice: tuple[int, int]) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every legal resulting (mover, opponent) pair of count tuples, by brute force."""
+    first, second = dice
+    orders = [[first] * 4] if first == second else [[first, second], [second, first]]
+    finals: list[tuple[int, int, tuple, tuple]] = []  # (dice used, pips used, mine, theirs)
+
+    def step(mine: list[int], theirs: list[int], source: int, die: int):
+        if mine[source] == 0:
+            return None
+        if mine[25] and source != 25:
+            return None  # enter first (WBF 20)
+        target = source - die
+        if target >= 1:
+            if theirs[25 - target] >= 2:
+                return None  # WBF 18
+        else:
+            if any(mine[7:26]):
+                return None  # WBF 22: all home first
+            if target < 0 and any(mine[source + 1 : 7]):
+                return None  # WBF 22: higher die only from the highest point
+            target = 0
+        mine, theirs = mine[:], theirs[:]
+        mine[source] -= 1
+        mine[target] += 1
+        if target and theirs[25 - target] == 1:
+            theirs[25 - target] = 0
+            theirs[25] += 1
+        return mine, theirs
+
+    def walk(mine, theirs, order, used, pips):
+        moved = False
+        if used < len(order):
+            for source in range(25, 0, -1):
+                after = step(mine, theirs, source, order[used])
+                if after:
+                    moved = True
+                    walk(*after, order, used + 1, pips + order[used])
+        if not moved and used:
+            finals.append((used, pips, tuple(mine), tuple(theirs)))
+
+    for order in orders:
+        walk(list(position.on_roll), list(position.opponent), order, 0, 0)
+    if not finals:
+        return set()
+    most = max(f[0] for f in finals)
+    finals = [f for f in finals if f[0] == most]
+    top = max(f[1] for f in finals)  # one die only: the higher (WBF 17)
+    return {(f[2], f[3]) for f in finals if f[1] == top}
+
+
+def result_counts(play) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(mover, opponent) counts after a play, as naive_results gives them."""
+    return (play.result.opponent, play.result.on_roll)
