@@ -31,7 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     legal.add_argument(
         "--jsonl",
         action="store_true",
-        help='read {"position_id": ..., "dice": [a, b]} lines on standard input, write one line each',
+        help='read {"position_id": ..., "dice": [a, b]} lines on standard input; '
+        "write one line for each",
     )
 
     show = commands.add_parser("show", help="draw a position given as Position ID or XGID")

@@ -145,7 +145,9 @@ class Game:
                 f"game {self.context.number} is the Crawford game: no doubling", rule="WBF 24"
             )
         if self.phase is Phase.OPENING:
-            return IllegalActionError("the cube can be turned only after the opening roll", rule="WBF 23")
+            return IllegalActionError(
+                "the cube can be turned only after the opening roll", rule="WBF 23"
+            )
         if self.phase is not Phase.ROLL or player != self.turn:
             return IllegalActionError(
                 "a player doubles at the start of their own turn, before rolling", rule="WBF 23"
@@ -211,7 +213,9 @@ class Game:
             crawford=self.context.crawford,
             game_state=state,
             double_offered=self.phase is Phase.DOUBLED,
-            resignation=self.offer if self.phase is Phase.RESIGNED and self.offer else Resignation.NONE,
+            resignation=self.offer
+            if self.phase is Phase.RESIGNED and self.offer
+            else Resignation.NONE,
             dice=self.dice if self.phase is Phase.MOVE else None,
         )
 
@@ -234,7 +238,9 @@ class Game:
         self._require(Phase.OPENING, "the opening roll")
         first, second = check_dice(dice if dice is not None else self.dice_source.roll())
         if first == second:
-            self._log(Act.OPENING_ROLL, 0, dice=(first, second), note="equal dice: roll again (WBF 12)")
+            self._log(
+                Act.OPENING_ROLL, 0, dice=(first, second), note="equal dice: roll again (WBF 12)"
+            )
             return
         self.turn = 0 if first > second else 1
         self.dice = (first, second) if self.turn == 0 else (second, first)
@@ -309,7 +315,9 @@ class Game:
         self._require(Phase.DOUBLED, "a drop")
         dropper = 1 - self.turn
         self.offered_by = None
-        self._end(GameResult(winner=self.turn, points=self.cube, outcome=Outcome.DROP, cube=self.cube))
+        self._end(
+            GameResult(winner=self.turn, points=self.cube, outcome=Outcome.DROP, cube=self.cube)
+        )
         self._log(Act.DROP, dropper, note=f"{self.cube} point(s) to the doubler")
 
     def beaver(self) -> None:
@@ -332,11 +340,15 @@ class Game:
         rules = self.context.rules
         return isinstance(rules, MoneyRules) and rules.beavers and self.phase is Phase.DOUBLED
 
-    def resign(self, level: Resignation | int = Resignation.SINGLE, *, player: int | None = None) -> None:
+    def resign(
+        self, level: Resignation | int = Resignation.SINGLE, *, player: int | None = None
+    ) -> None:
         """Offer to resign a single game, a gammon or a backgammon (Galore 2.7)."""
         level = Resignation(level)
         if level is Resignation.NONE:
-            raise IllegalActionError("a resignation gives up a single game, a gammon or a backgammon")
+            raise IllegalActionError(
+                "a resignation gives up a single game, a gammon or a backgammon"
+            )
         if self.phase not in (Phase.ROLL, Phase.MOVE):
             raise IllegalActionError(f"no resignation can be offered now: {self._waiting()}")
         player = self.turn if player is None else player
@@ -353,7 +365,9 @@ class Game:
         winner = 1 - self.offered_by
         points = self.cube * self._worth(int(self.offer))
         acceptor, level = winner, self.offer
-        self._end(GameResult(winner=winner, points=points, outcome=Outcome.RESIGNATION, cube=self.cube))
+        self._end(
+            GameResult(winner=winner, points=points, outcome=Outcome.RESIGNATION, cube=self.cube)
+        )
         self._log(Act.ACCEPT, acceptor, resignation=level)
 
     def reject_resignation(self) -> None:
@@ -423,7 +437,9 @@ class Game:
             mover = self.turn
             dice = self.dice
             self._finish_turn(self.position.swap())
-            self._log(Act.NO_PLAY, mover, dice=dice, note="no legal play: the turn is lost (WBF 17)")
+            self._log(
+                Act.NO_PLAY, mover, dice=dice, note="no legal play: the turn is lost (WBF 17)"
+            )
 
     def _finish_turn(self, after: Position) -> None:
         self._played_dice = self.dice
@@ -438,7 +454,7 @@ class Game:
         loser = after.on_roll  # the loser is on roll in the position after the play
         if loser[OFF]:
             multiplier = 1
-        elif any(loser[19:BAR + 1]):
+        elif any(loser[19 : BAR + 1]):
             multiplier = 3  # a checker on the bar or in the winner's home board (WBF 25)
         else:
             multiplier = 2
@@ -446,7 +462,9 @@ class Game:
         outcome = {1: Outcome.SINGLE, 2: Outcome.GAMMON, 3: Outcome.BACKGAMMON}[worth]
         self.turn = winner
         self.position = after.swap()
-        self._end(GameResult(winner=winner, points=self.cube * worth, outcome=outcome, cube=self.cube))
+        self._end(
+            GameResult(winner=winner, points=self.cube * worth, outcome=outcome, cube=self.cube)
+        )
 
     def _worth(self, multiplier: int) -> int:
         """Gammons count single under the Jacoby rule while the cube is unturned (Galore 2.8)."""

@@ -164,8 +164,7 @@ class Match:
         for number, result in enumerate(self.results, start=1):
             if max(score) >= self.length:
                 raise MatchOverError(
-                    f"game {number} was recorded after the match was won "
-                    f"{score[0]}-{score[1]}",
+                    f"game {number} was recorded after the match was won {score[0]}-{score[1]}",
                     rule="WBF 3",
                 )
             crawford = _is_crawford(self.length, score, crawford_played)

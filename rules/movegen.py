@@ -97,7 +97,9 @@ def _hit(theirs: int, key: int) -> int:
 
 _POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
 # _PAIR_PATHS[flag][s1][s2]: the path tuple of a two-step play, made once
-_PAIR_PATHS = [[[(flag, s1, s2) for s2 in range(NIBBLES)] for s1 in range(NIBBLES)] for flag in (0, 1)]
+_PAIR_PATHS = [
+    [[(flag, s1, s2) for s2 in range(NIBBLES)] for s1 in range(NIBBLES)] for flag in (0, 1)
+]
 
 # _REACH[d][s]: bit p set for p = s, s - d, s - 2d, s - 3d while p >= 1.
 _REACH = [[0] * NIBBLES] + [
@@ -109,7 +111,9 @@ _REACH = [[0] * NIBBLES] + [
 _THEIR_BAR_GAIN = [0] + [_NIB[25] - _NIB[25 - t] for t in range(1, 25)] + [0]
 
 
-def search(mine: int, theirs: int, first: int, second: int) -> Iterable[tuple[int, tuple[int, ...]]]:
+def search(
+    mine: int, theirs: int, first: int, second: int
+) -> Iterable[tuple[int, tuple[int, ...]]]:
     """Each legal play as (resulting key, first path reaching it: order flag, source, ...).
 
     A key is the mover's packed side with one flag bit per point where a blot was
@@ -305,7 +309,9 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
         more1 = False
         for i1 in range(i0, n):
             s1, dl1, h1, b1 = movable[i1]
-            if not k1 >> (4 * s1) & 15 or (b1 and (k1 & _OUTSIDE or (s1 < low and k1 & _ABOVE[s1]))):
+            if not k1 >> (4 * s1) & 15 or (
+                b1 and (k1 & _OUTSIDE or (s1 < low and k1 & _ABOVE[s1]))
+            ):
                 continue
             more1 = True
             k2 = (k1 + dl1) | h1
@@ -315,7 +321,9 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
             more2 = False
             for i2 in range(i1, n):
                 s2, dl2, h2, b2 = movable[i2]
-                if not k2 >> (4 * s2) & 15 or (b2 and (k2 & _OUTSIDE or (s2 < low and k2 & _ABOVE[s2]))):
+                if not k2 >> (4 * s2) & 15 or (
+                    b2 and (k2 & _OUTSIDE or (s2 < low and k2 & _ABOVE[s2]))
+                ):
                     continue
                 more2 = True
                 k3 = (k2 + dl2) | h2
@@ -325,7 +333,9 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
                 more3 = False
                 for i3 in range(i2, n):
                     s3, dl3, h3, b3 = movable[i3]
-                    if not k3 >> (4 * s3) & 15 or (b3 and (k3 & _OUTSIDE or (s3 < low and k3 & _ABOVE[s3]))):
+                    if not k3 >> (4 * s3) & 15 or (
+                        b3 and (k3 & _OUTSIDE or (s3 < low and k3 & _ABOVE[s3]))
+                    ):
                         continue
                     more3 = True
                     full.append(((k3 + dl3) | h3, (0, s0, s1, s2, s3)))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
@@ -47,10 +48,10 @@ def parse_moves(text: str) -> tuple[WrittenMove, ...]:
     [(25, 22), (6, 0)]
     >>> parse_moves("8/5(2)")[0].count
     2
-    >>> parse_moves("13-7")
+    >>> parse_moves("13-7")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rules.errors.InvalidPlayError: '13-7' is not a move: write it as from/to, e.g. 13/7 or bar/22 or 6/off
+    rules.errors.InvalidPlayError: '13-7' is not a move: write it as from/to, e.g. 13/7 or ...
     """
     cleaned = text.strip().rstrip(".")
     if cleaned.lower() in _NO_PLAY:
@@ -69,7 +70,7 @@ def parse_moves(text: str) -> tuple[WrittenMove, ...]:
             points.append(point)
             if star:
                 starred.add(point)
-        for higher, lower in zip(points, points[1:]):
+        for higher, lower in pairwise(points):
             if lower >= higher:
                 raise InvalidPlayError(
                     f"{token!r} moves from {point_name(higher)} to {point_name(lower)}: "
@@ -216,7 +217,7 @@ def _first_broken_step(
     dice = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
     for move in moves:
         for _ in range(move.count):
-            for source, destination in zip(move.points, move.points[1:]):
+            for source, destination in pairwise(move.points):
                 problem = board.hop(source, destination, dice, roll)
                 if problem:
                     return problem
@@ -287,8 +288,7 @@ class _Board:
                 )
             if die > source and any(mine[source + 1 : 7]):
                 return (
-                    f"a {die} bears off from point {source} only when no checker stands "
-                    "higher",
+                    f"a {die} bears off from point {source} only when no checker stands higher",
                     "WBF 22",
                 )
         self.move(source, destination)
@@ -314,7 +314,7 @@ def apply_written(position: Position, text: str) -> Position:
     board = _Board(list(position.on_roll), list(position.opponent))
     for move in parse_moves(text):
         for _ in range(move.count):
-            for source, destination in zip(move.points, move.points[1:]):
+            for source, destination in pairwise(move.points):
                 hop = f"{point_name(source)}/{point_name(destination)}"
                 if board.mine[source] == 0:
                     where = "on the bar" if source == BAR else f"on point {source}"

@@ -69,7 +69,7 @@ class Play(tuple):
             order = dice
         theirs = list(position.opponent)
         steps = []
-        for source, die in zip(sources, order):
+        for source, die in zip(sources, order, strict=False):
             destination = max(source - die, 0)
             hit = 0 < destination < 25 and theirs[25 - destination] == 1
             if hit:
@@ -134,7 +134,7 @@ def format_steps(steps: tuple[Step, ...] | list[Step], opponent: tuple[int, ...]
                 else:
                     moves[i][-1] = moves[j][1]
                 alive[j] = False
-    paths = [m for m, keep in zip(moves, alive) if keep]
+    paths = [m for m, keep in zip(moves, alive, strict=True) if keep]
     counts = [1] * len(paths)
     alive = [True] * len(paths)
     for i in range(len(paths)):
@@ -146,7 +146,7 @@ def format_steps(steps: tuple[Step, ...] | list[Step], opponent: tuple[int, ...]
                 alive[j] = False
     out = []
     marked: set[int] = set()
-    for path, count, keep in zip(paths, counts, alive):
+    for path, count, keep in zip(paths, counts, alive, strict=True):
         if not keep:
             continue
         text = point_name(path[0])

@@ -37,7 +37,34 @@ SIDE_MASK = (1 << (4 * NIBBLES)) - 1
 
 Counts = tuple[int, ...]
 
-START_COUNTS: Counts = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+START_COUNTS: Counts = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    5,
+    0,
+    3,
+    0,
+    0,
+    0,
+    0,
+    5,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2,
+    0,
+)
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -95,10 +122,10 @@ class Position(tuple):
         Index 0 is the borne-off checkers, 1-24 the points, 25 the bar. An
         impossible board is refused with what is wrong:
 
-        >>> Position.from_counts([0] * 26, START_COUNTS)
+        >>> Position.from_counts([0] * 26, START_COUNTS)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        rules.errors.InvalidPositionError: WBF 1: the player on roll has 0 checkers; each side has exactly 15
+        rules.errors.InvalidPositionError: WBF 1: the player on roll has 0 checkers; each side ...
         """
         _check_counts(on_roll, "player on roll")
         _check_counts(opponent, "opponent")

@@ -31,7 +31,9 @@ GNUBG = "/usr/games/gnubg"
 
 
 def outer() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--matches", type=int, default=4)
     parser.add_argument("--length", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1)
@@ -41,7 +43,10 @@ def outer() -> int:
     parser.add_argument("--gnubg", default=GNUBG)
     args = parser.parse_args()
     if not os.path.exists(args.gnubg):
-        print(f"GNU Backgammon is not installed at {args.gnubg} (apt-get install gnubg)", file=sys.stderr)
+        print(
+            f"GNU Backgammon is not installed at {args.gnubg} (apt-get install gnubg)",
+            file=sys.stderr,
+        )
         return 2
     env = dict(
         os.environ,

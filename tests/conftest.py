@@ -11,7 +11,9 @@ SHARED = ROOT.parent / "shared"
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.register_profile("ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 

@@ -23,7 +23,9 @@ def board(mine: dict[int, int], theirs: dict[int, int]) -> Position:
     return Position.from_counts(on_roll, opponent)
 
 
-def naive_results(position: Position, dice: tuple[int, int]) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+def naive_results(
+    position: Position, dice: tuple[int, int]
+) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every legal resulting (mover, opponent) pair of count tuples, by brute force."""
     first, second = dice
     orders = [[first] * 4] if first == second else [[first, second], [second, first]]

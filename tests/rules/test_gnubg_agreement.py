@@ -54,11 +54,25 @@ def test_reference_files_given_on_the_command_line(request):
 
 
 @pytest.mark.gnubg
-@pytest.mark.skipif(not Path("/usr/games/gnubg").exists(), reason="GNU Backgammon is not installed (apt-get install gnubg)")
+@pytest.mark.skipif(
+    not Path("/usr/games/gnubg").exists(),
+    reason="GNU Backgammon is not installed (apt-get install gnubg)",
+)
 def test_fresh_gnubg_self_play_agrees(tmp_path):
     out = tmp_path / "fresh.jsonl"
     subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gnubg_legal.py"), "--matches", "1", "--length", "3", "--seed", "23", "--out", str(out)],
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "gnubg_legal.py"),
+            "--matches",
+            "1",
+            "--length",
+            "3",
+            "--seed",
+            "23",
+            "--out",
+            str(out),
+        ],
         check=True,
         timeout=600,
     )
@@ -69,6 +83,8 @@ def test_fresh_gnubg_self_play_agrees(tmp_path):
 
 def test_gnubg_is_where_the_script_looks_when_installed():
     # The agreement script and the test above rely on the Debian package's path.
-    found = shutil.which("gnubg") or (str(Path("/usr/games/gnubg")) if Path("/usr/games/gnubg").exists() else None)
+    found = shutil.which("gnubg") or (
+        str(Path("/usr/games/gnubg")) if Path("/usr/games/gnubg").exists() else None
+    )
     if found:
         assert Path("/usr/games/gnubg").exists()

@@ -46,7 +46,10 @@ def test_galore_5_3_fig_10_six_four_only_the_six():
     # Checkers on 5 and 3; my 1 point is held, so 5/1 is blocked and the 4 cannot bear off from 3.
     position = board({5: 2, 3: 1}, {24: 2, **PARKED})
     assert notations(position, (6, 4)) == ["5/off"]
-    with pytest.raises(IllegalPlayError, match=r"WBF 22: 3/off: a 4 bears off from point 3 only when no checker stands higher"):
+    with pytest.raises(
+        IllegalPlayError,
+        match=r"WBF 22: 3/off: a 4 bears off from point 3 only when no checker stands higher",
+    ):
         resolve_play(position, (6, 4), "5/off 3/off")
 
 
@@ -61,7 +64,9 @@ def test_only_one_die_playable_gives_the_higher_wbf_17():
     # 13/7 or 13/8 alone: 7/2 and 8/2 land on their held point; the rest sit on my ace.
     position = board({13: 1, 1: 14}, {23: 2, 1: 13})
     assert notations(position, (6, 5)) == ["13/7"]
-    with pytest.raises(IllegalPlayError, match="WBF 17: only one die can be played, and it must be the higher, 6"):
+    with pytest.raises(
+        IllegalPlayError, match="WBF 17: only one die can be played, and it must be the higher, 6"
+    ):
         resolve_play(position, (6, 5), "13/8")
 
 
@@ -141,7 +146,9 @@ def test_engine_agrees_with_naive_rules_on_the_figures():
         (Position.start(), (1, 1)),
         (Position.start(), (6, 5)),
     ]:
-        assert {result_counts(p) for p in legal_plays(position, dice)} == naive_results(position, dice)
+        assert {result_counts(p) for p in legal_plays(position, dice)} == naive_results(
+            position, dice
+        )
 
 
 @pytest.mark.parametrize("dice", [(0, 3), (7, 1), (3,), (3, 4, 5), ("6", 5), (True, 2)])

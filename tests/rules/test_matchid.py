@@ -50,7 +50,9 @@ def test_bad_match_ids():
     resignation=st.sampled_from(list(Resignation)),
     dice=st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))),
 )
-def test_match_id_round_trips(length, score, cube_log, owner, on_roll, turn, crawford, game_state, doubled, resignation, dice):
+def test_match_id_round_trips(
+    length, score, cube_log, owner, on_roll, turn, crawford, game_state, doubled, resignation, dice
+):
     state = MatchState(
         match_length=length,
         score=score,

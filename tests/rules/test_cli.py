@@ -1,0 +1,86 @@
+"""``python3 -m rules`` from a bare checkout, and the standard-library-only promise."""
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import ROOT, SHARED
+
+
+def run(*args, stdin=None):
+    # -E -s: no PYTHONPATH, no user site; the checkout itself is the only way to find rules
+    return subprocess.run(
+        [sys.executable, "-E", "-s", "-m", "rules", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_rules_imports_only_the_standard_library():
+    code = (
+        "import sys; before = set(sys.modules); import rules, rules.cli, rules.game; "
+        "import rules.notation, rules.xgid, rules.matchid, rules.match, rules.dice; "
+        "new = {m.split('.')[0] for m in set(sys.modules) - before}; "
+        "print(sorted(n for n in new if n not in sys.stdlib_module_names and n != 'rules'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-E", "-s", "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_legal_lists_the_seven_opening_6_5_plays():
+    done = run("legal", "4HPwATDgc/ABMA", "65")
+    assert done.returncode == 0
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 7
+    assert any(
+        line.split()[0:2] == ["24/18", "13/8"] and line.split()[-1] == "4PPgQSDgc/ABMA"
+        for line in lines
+    )
+
+
+def test_legal_jsonl_keeps_order_and_reports_dances():
+    lines = [
+        {"position_id": "4HPwATDgc/ABMA", "dice": [6, 5]},
+        {"position_id": "4HPwATDgc/ABMA", "dice": [1, 1]},
+    ]
+    done = run("legal", "--jsonl", stdin="".join(json.dumps(x) + "\n" for x in lines))
+    out = [json.loads(x) for x in done.stdout.splitlines()]
+    assert [o["dice"] for o in out] == [[6, 5], [1, 1]]
+    assert {"play": "24/18 13/8", "result": "4PPgQSDgc/ABMA"} in out[0]["plays"]
+    assert len(out[0]["plays"]) == 7
+
+
+def test_bad_input_is_an_error_message_not_a_traceback():
+    done = run("legal", "nonsense", "65")
+    assert (
+        done.returncode == 2 and "14 characters" in done.stderr and "Traceback" not in done.stderr
+    )
+    done = run("legal", "4HPwATDgc/ABMA", "6")
+    assert done.returncode == 2 and "not a roll" in done.stderr
+
+
+def test_bench_prints_one_json_line():
+    done = run("bench", str(SHARED / "bench" / "gnubg-legal.jsonl"), "--repeat", "1")
+    figures = json.loads(done.stdout)
+    assert figures["positions"] == 3755 and figures["plays"] == 65599 and figures["seconds"] > 0
+
+
+def test_bench_games():
+    done = run("bench", "unused", "--games", "3", "--repeat", "1")
+    figures = json.loads(done.stdout)
+    assert figures["games"] == 3 and figures["games_per_second"] > 0
+
+
+def test_show_xgid_gives_gnubg_ids():
+    done = run("show", "XGID=-B-BAaCBC-----a-----cdBcc-:1:-1:1:66:1:4:0:5:10")
+    assert "d96BAAKz3A4ADA:QQm7AEAACAAA" in done.stdout

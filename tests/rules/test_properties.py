@@ -1,0 +1,107 @@
+"""Property-based tests on random legal positions (hypothesis)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import Position, legal_plays
+from rules.matchid import MatchState
+from rules.movegen import _LOW, _general, search
+from tests.rules.helpers import naive_results, result_counts
+
+dice_rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
+
+
+@st.composite
+def positions(draw):
+    """Any legal board: 15 checkers a side anywhere (off, points, bar), never both on a point.
+
+    Weighted towards the home boards and the bar, where the tricky rules live.
+    """
+    places = st.one_of(st.integers(0, 25), st.integers(0, 6), st.just(25))
+    mine = [0] * 26
+    for place in draw(st.lists(places, min_size=15, max_size=15)):
+        mine[place] += 1
+    theirs = [0] * 26
+    free = [p for p in range(26) if p in (0, 25) or not mine[25 - p]]
+    their_places = st.one_of(
+        st.sampled_from(free), st.sampled_from([p for p in free if p <= 6] or free)
+    )
+    for place in draw(st.lists(their_places, min_size=15, max_size=15)):
+        theirs[place] += 1
+    return Position.from_counts(mine, theirs)
+
+
+@given(positions(), dice_rolls)
+def test_plays_match_a_naive_reading_of_the_rules(position, dice):
+    plays = legal_plays(position, dice)
+    assert {result_counts(p) for p in plays} == naive_results(position, dice)
+
+
+@given(positions(), dice_rolls)
+def test_each_play_is_legal_step_by_step_and_distinct(position, dice):
+    plays = legal_plays(position, dice)
+    assert len({p.result for p in plays}) == len(plays)
+    most = max((len(p.steps) for p in plays), default=0)
+    for play in plays:
+        assert len(play.steps) == most  # as many dice as possible (WBF 17)
+        mine, theirs = list(position.on_roll), list(position.opponent)
+        for step in play.steps:
+            assert mine[step.source] > 0
+            assert not mine[25] or step.source == 25  # the bar first (WBF 20)
+            if step.destination:
+                assert theirs[25 - step.destination] < 2  # WBF 18
+                assert step.hit == (theirs[25 - step.destination] == 1)
+            else:
+                assert not any(mine[7:26])  # all home to bear off (WBF 22)
+            mine[step.source] -= 1
+            mine[step.destination] += 1
+            if step.hit:
+                theirs[25 - step.destination] = 0
+                theirs[25] += 1
+        assert (tuple(mine), tuple(theirs)) == result_counts(play)
+        assert sum(play.result.on_roll) == 15 == sum(play.result.opponent)
+
+
+@given(positions(), dice_rolls)
+def test_fast_paths_agree_with_the_reference_search(position, dice):
+    mine, theirs = position
+    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    reference = _general(mine, ge2, ge1 & ~ge2, *dice)
+    fast = dict(search(mine, theirs, *dice))
+    assert fast == reference  # same results, same first path (so gnubg's notation)
+
+
+@given(positions())
+def test_position_id_round_trips(position):
+    assert Position.from_id(position.id) == position
+
+
+@settings(max_examples=50)
+@given(st.integers(0, 2**32), st.integers(5, 60))
+def test_positions_reached_by_random_play_stay_legal(seed, turns):
+    import random
+
+    chooser = random.Random(seed)
+    position = Position.start()
+    for _ in range(turns):
+        plays = legal_plays(position, (chooser.randint(1, 6), chooser.randint(1, 6)))
+        position = chooser.choice(plays).result if plays else position.swap()
+        assert sum(position.on_roll) == 15 == sum(position.opponent)
+        assert Position.from_id(position.id) == position
+
+
+@given(
+    st.builds(
+        MatchState,
+        match_length=st.sampled_from([0, 1, 3, 5, 7, 25]),
+        score=st.tuples(st.integers(0, 24), st.integers(0, 24)),
+        cube=st.sampled_from([1, 2, 4, 8, 64]),
+        cube_owner=st.sampled_from([None, 0, 1]),
+        player_on_roll=st.integers(0, 1),
+        turn=st.integers(0, 1),
+        dice=st.one_of(st.none(), dice_rolls),
+    )
+)
+def test_match_state_round_trips(state):
+    assert MatchState.from_id(state.id) == state
