@@ -99,8 +99,9 @@ class Play(tuple):
         """The play as gnubg writes it, e.g. ``24/18 13/8``, ``bar/22*``, ``8/5(2)``.
 
         >>> from rules import Position
-        >>> sorted(p.notation for p in Position.start().legal_plays((3, 1)))[:3]
-        ['13/10 6/5', '13/10 8/7', '13/10 24/23']
+        >>> plays = {p.notation for p in Position.start().legal_plays((3, 1))}
+        >>> sorted(plays & {'8/5 6/5', '24/23 13/10', '24/21', '13/9'})
+        ['13/9', '24/21', '24/23 13/10', '8/5 6/5']
         """
         return format_steps(self.steps, self[0].opponent)
 
