@@ -303,12 +303,7 @@ class Game:
     def take(self) -> None:
         """Accept the double: the cube doubles and the taker owns it (WBF 23)."""
         self._require(Phase.DOUBLED, "a take")
-        taker = 1 - self.turn
-        self.cube *= 2
-        self.cube_owner = taker
-        self.phase = Phase.ROLL
-        self.offered_by = None
-        self._log(Act.TAKE, taker, note=f"cube at {self.cube}")
+        self._accept_cube(2, Act.TAKE)
 
     def drop(self) -> None:
         """Refuse the double: the doubler wins the cube's value before the double (WBF 23)."""
@@ -329,12 +324,16 @@ class Game:
                     "beavers are a money-play rule, never used in a match", rule="Galore 4"
                 )
             raise IllegalActionError("this money game is played without beavers", rule="Galore 2.8")
+        self._accept_cube(4, Act.BEAVER)
+
+    def _accept_cube(self, factor: int, act: Act) -> None:
+        """The taker owns the cube, now ``factor`` times its value; the doubler rolls."""
         taker = 1 - self.turn
-        self.cube *= 4
+        self.cube *= factor
         self.cube_owner = taker
         self.phase = Phase.ROLL
         self.offered_by = None
-        self._log(Act.BEAVER, taker, note=f"cube at {self.cube}")
+        self._log(act, taker, note=f"cube at {self.cube}")
 
     def _beaver_allowed(self) -> bool:
         rules = self.context.rules
