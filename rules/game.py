@@ -140,7 +140,7 @@ class Game:
     def _double_refusal(self, player: int) -> IllegalActionError | None:
         if self.phase is Phase.OVER:
             return IllegalActionError("the game is over")
-        if self.context.crawford:
+        if not self.context.cube_available:
             return IllegalActionError(
                 f"game {self.context.number} is the Crawford game: no doubling", rule="WBF 24"
             )
@@ -276,15 +276,12 @@ class Game:
                 if not accept_illegal:
                     raise
                 chosen, illegal = None, str(error)
+        # A roll with no legal play never reaches MOVE (_pass_if_no_play), so a play is chosen
+        # here, or written out as played.
         if chosen is not None:
             after, written = chosen.result, chosen.notation
-        elif illegal is not None:
-            after, written = apply_written(self.position, play), str(play).strip()
         else:
-            # resolve_play returns None only when no play was possible: a lost turn
-            self._finish_turn(self.position.swap())
-            self._log(Act.NO_PLAY, 1 - self.turn, dice=self.dice)
-            return
+            after, written = apply_written(self.position, str(play)), str(play).strip()
         mover = self.turn
         self._finish_turn(after)
         self._log(Act.PLAY, mover, dice=self._played_dice, play=written, illegal=illegal)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .errors import IllegalActionError, InvalidMatchLengthError, MatchOverError
+from .errors import InvalidMatchLengthError, MatchOverError
 
 
 class Outcome(Enum):
@@ -257,11 +257,3 @@ def score_possible(length: int, score: tuple[int, int]) -> bool:
     if min(a, b) < 0 or max(a, b) > length:
         return False
     return not (a == length and b == length)
-
-
-def require_cube_available(context: GameContext) -> None:
-    """Refuse a double in the Crawford game with the rule (WBF 24)."""
-    if context.crawford:
-        raise IllegalActionError(
-            f"game {context.number} is the Crawford game: no doubling", rule="WBF 24"
-        )
