@@ -26,7 +26,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m rules bench ../shared/bench/gnubg-legal.jsonl
-	$(BIN)/python -m rules bench ../shared/bench/gnubg-legal.jsonl --games 200
+	$(BIN)/python -m rules bench --games 200 --repeat 3
 
 run:
 	@echo "The site arrives with issue 4; until then try: python3 -m rules legal 4HPwATDgc/ABMA 65"

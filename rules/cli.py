@@ -39,9 +39,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     show.add_argument("id", help="a Position ID, 'PositionID:MatchID', or an XGID")
 
     bench = commands.add_parser("bench", help="time legal-play generation on a JSONL file")
-    bench.add_argument("file", help="lines with position_id and dice, as gnubg-legal.jsonl")
+    bench.add_argument(
+        "file", nargs="?", help="lines with position_id and dice, as gnubg-legal.jsonl"
+    )
     bench.add_argument("--games", type=int, help="instead, time N random-play games")
-    bench.add_argument("--repeat", type=int, default=5, help="timed passes; the best is reported")
+    bench.add_argument("--repeat", type=int, default=10, help="timed passes; the best is reported")
     bench.add_argument("--seed", type=int, default=1, help="seed for --games")
 
     args = parser.parse_args(argv)
@@ -122,6 +124,8 @@ def _show(text: str) -> int:
 def _bench(args: argparse.Namespace) -> int:
     if args.games:
         return _bench_games(args.games, args.seed, args.repeat)
+    if not args.file:
+        raise RulesError("give a file of positions (e.g. gnubg-legal.jsonl) or --games N")
     items = []
     with open(args.file, encoding="utf-8") as handle:
         for line in handle:

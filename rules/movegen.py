@@ -130,7 +130,7 @@ def search(
         return _pair_from_bar(mine, ge2, blot, first, second).items()
     if _outside_count(mine) >= 2:
         return _fast_pair(mine, ge2, blot, first, second).items()
-    return _general(mine, ge2, blot, first, second).items()
+    return _pair_near_home(mine, ge2, blot, first, second).items()
 
 
 def _outside_count(mine: int) -> int:
@@ -214,6 +214,46 @@ def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> dict:
     return found
 
 
+def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
+    """Two different dice, nothing on the bar, at most one checker outside: bear-off in reach.
+
+    The search of :func:`_general` without its recursion: each order of the dice,
+    sources from the highest, every step checked (WBF 18, 22).
+    """
+    found: dict[int, tuple[int, ...]] = {}
+    singles = []
+    for flag, x, y in ((0, a, b), (1, b, a)):
+        paths = _PAIR_PATHS[flag]
+        for s1 in _occupied(mine):
+            k1 = _step(mine, ge2, blot, s1, x)
+            if k1 < 0:
+                continue
+            row = paths[s1]
+            moved = False
+            for s2 in _occupied(k1):
+                k2 = _step(k1, ge2, blot, s2, y)
+                if k2 >= 0:
+                    moved = True
+                    if k2 not in found:
+                        found[k2] = row[s2]
+            if not moved:
+                singles.append((x, k1, flag, s1))
+    return found or _best_single(singles)
+
+
+def _step(key: int, ge2: int, blot: int, s: int, die: int) -> int:
+    """The key after one checker moves from s by die, or -1 when the rules forbid it."""
+    t = s - die
+    if t >= 1:
+        bit = _OPP_BIT[t]
+        if ge2 & bit:
+            return -1  # a point held by two or more (WBF 18)
+        return (key + _DELTA[die][s]) | (_HIT[t] if blot & bit else 0)
+    if key & _OUTSIDE or (t < 0 and key & _ABOVE[s]):
+        return -1  # bearing off: all home, a higher die only from the highest point (WBF 22)
+    return key + _DELTA[die][s]
+
+
 def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
     """Two different dice with checkers on the bar: enter first (WBF 20-21)."""
     entered = {}
@@ -290,6 +330,9 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
                 movable.append((s, delta[s], _HIT[t] if blot & bit else 0, False))
         else:
             movable.append((s, delta[s], 0, True))
+    if need == 4 and _outside_count(key) >= 4:
+        # every checker outside needs a move to come home first: none can bear off (WBF 22)
+        return _doubles_on_board(key, [m for m in movable if not m[3]])
     n = len(movable)
     low = d  # sources at or below the die bear off: legal only when all are home (WBF 22)
     # A play of a double is a multiset of sources, and two multisets never give the same
@@ -349,6 +392,52 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
         if plays:
             return plays
     return [(key, prefix)] if base else []
+
+
+def _doubles_on_board(key: int, movable: list) -> list[tuple[int, tuple[int, ...]]]:
+    """The common double: nothing on the bar and no checker can bear off this turn.
+
+    Then a step is legal whenever its source holds a checker, so the fourth move
+    is a comprehension: the bulk of the plays cost no Python statement each.
+    """
+    full: list[tuple[int, tuple[int, ...]]] = []
+    threes: list[tuple[int, tuple[int, ...]]] = []
+    twos: list[tuple[int, tuple[int, ...]]] = []
+    ones: list[tuple[int, tuple[int, ...]]] = []
+    n = len(movable)
+    for i0 in range(n):
+        s0, dl0, h0, _ = movable[i0]
+        if not key >> (4 * s0) & 15:
+            continue
+        k1 = (key + dl0) | h0
+        more1 = False
+        for i1 in range(i0, n):
+            s1, dl1, h1, _ = movable[i1]
+            if not k1 >> (4 * s1) & 15:
+                continue
+            more1 = True
+            k2 = (k1 + dl1) | h1
+            more2 = False
+            for i2 in range(i1, n):
+                s2, dl2, h2, _ = movable[i2]
+                if not k2 >> (4 * s2) & 15:
+                    continue
+                more2 = True
+                k3 = (k2 + dl2) | h2
+                fours = [
+                    ((k3 + dl3) | h3, (0, s0, s1, s2, s3))
+                    for s3, dl3, h3, _ in movable[i2:]
+                    if k3 >> (4 * s3) & 15
+                ]
+                if fours:
+                    full += fours
+                elif not full:
+                    threes.append((k3, (0, s0, s1, s2)))
+            if not more2 and not full and not threes:
+                twos.append((k2, (0, s0, s1)))
+        if not more1 and not full and not threes and not twos:
+            ones.append((k1, (0, s0)))
+    return full or threes or twos or ones
 
 
 def partial_results(position: Position, dice: Sequence[int]) -> dict[int, int]:

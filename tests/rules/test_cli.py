@@ -76,9 +76,14 @@ def test_bench_prints_one_json_line():
 
 
 def test_bench_games():
-    done = run("bench", "unused", "--games", "3", "--repeat", "1")
+    done = run("bench", "--games", "3", "--repeat", "1")
     figures = json.loads(done.stdout)
     assert figures["games"] == 3 and figures["games_per_second"] > 0
+
+
+def test_bench_without_a_file_says_what_to_give():
+    done = run("bench")
+    assert done.returncode == 2 and "--games N" in done.stderr
 
 
 def test_show_xgid_gives_gnubg_ids():
