@@ -1,4 +1,4 @@
-"""The engine's command line: legal plays, positions, and benchmarks.
+"""The engine's command line: legal plays, positions, match-file replays, and benchmarks.
 
 Runs from a checkout with a bare ``python3 -m rules``; nothing to install.
 """
@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .dice import SeededDice
-from .errors import RulesError
+from .errors import MatFileError, RulesError
 from .game import Game, Phase
+from .matfile import read_mat
 from .movegen import legal_plays
 from .position import Position
+from .replay import Replay, replay_match
 from .xgid import format_xgid, parse_xgid
 
 
@@ -38,6 +40,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     show = commands.add_parser("show", help="draw a position given as Position ID or XGID")
     show.add_argument("id", help="a Position ID, 'PositionID:MatchID', or an XGID")
 
+    replay = commands.add_parser(
+        "replay",
+        help="replay a .mat match file: the games as the rules score them, and every problem",
+        description="Exit status: 0 no problem, 1 problems found, 2 the file cannot be read.",
+    )
+    replay.add_argument("file", help="a Jellyfish .mat match file")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--write", metavar="OUT", help="also write the replayed match to OUT")
+
     bench = commands.add_parser("bench", help="time legal-play generation on a JSONL file")
     bench.add_argument(
         "file", nargs="?", help="lines with position_id and dice, as gnubg-legal.jsonl"
@@ -45,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--games", type=int, help="instead, time N random-play games")
     bench.add_argument("--repeat", type=int, default=10, help="timed passes; the best is reported")
     bench.add_argument("--seed", type=int, default=1, help="seed for --games")
+    bench.add_argument(
+        "--replay",
+        action="store_true",
+        help="instead, time reading and replaying the .mat files in FILE (a file or a folder)",
+    )
 
     args = parser.parse_args(argv)
     try:
@@ -52,8 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _legal(args, sys.stdin, sys.stdout)
         if args.command == "show":
             return _show(args.id)
+        if args.command == "replay":
+            return _replay(args, sys.stdout)
         if args.command == "bench":
             return _bench(args)
+    except MatFileError as error:
+        print(f"error: {getattr(args, 'file', '')}: {error}", file=sys.stderr)
+        return 2
     except RulesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -121,7 +142,58 @@ def _show(text: str) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace, stdout: TextIO) -> int:
+    with open(args.file, "rb") as handle:
+        replay = replay_match(read_mat(handle.read()))
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as handle:
+            handle.write(replay.to_mat())
+    stdout.write(replay.to_json() + "\n" if args.json else replay_table(replay))
+    return 0 if replay.ok else 1
+
+
+def replay_table(replay: Replay) -> str:
+    """The replay as a director reads it: one line a game, then the problems."""
+    names = replay.players
+    length = f"{replay.length}-point match" if replay.length else "money session"
+    out = [f"{names[0]} v {names[1]}, {length}", ""]
+    rows = [("game", "score", "", "cube", "result", "points", "winner")]
+    for game in replay.games:
+        rows.append(
+            (
+                str(game.number),
+                f"{game.score_before[0]}-{game.score_before[1]}",
+                "Crawford" if game.crawford else "",
+                str(game.cube),
+                game.result.outcome.value if game.result else "unfinished",
+                str(game.points or "") + ("" if game.counted or not game.result else " (void)"),
+                names[game.winner] if game.winner is not None else "",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        cells = zip(row, widths, strict=True)
+        out.append("  ".join(cell.ljust(width) for cell, width in cells).rstrip())
+    score = replay.final_score
+    out.append("")
+    if replay.winner is not None:
+        out.append(f"final score {score[0]}-{score[1]}: {names[replay.winner]} wins the match")
+    else:
+        out.append(f"final score {score[0]}-{score[1]}")
+    if replay.problems:
+        out.append("")
+        out.append(f"{len(replay.problems)} problem{'s' if len(replay.problems) != 1 else ''}:")
+        for problem in replay.problems:
+            where = f"line {problem.line}" + (f", game {problem.game}" if problem.game else "")
+            out.append(f"  {where} [{problem.kind}]: {problem.message}")
+    else:
+        out.append("no problems: the log follows the rules and agrees with itself")
+    return "\n".join(out) + "\n"
+
+
 def _bench(args: argparse.Namespace) -> int:
+    if args.replay:
+        return _bench_replay(args.file, args.repeat)
     if args.games:
         return _bench_games(args.games, args.seed, args.repeat)
     if not args.file:
@@ -181,6 +253,39 @@ def _bench_games(count: int, seed: int, repeat: int) -> int:
                 "turns": turns,
                 "seconds": round(best, 4),
                 "games_per_second": round(count / best, 1),
+                "best_of": max(1, repeat),
+            }
+        )
+    )
+    return 0
+
+
+def _bench_replay(path: str | None, repeat: int) -> int:
+    """Read and replay every .mat file under ``path``; games per second, best pass."""
+    import os
+
+    if not path:
+        raise RulesError("give a .mat file or a folder of them")
+    if os.path.isdir(path):
+        names = sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".mat"))
+    else:
+        names = [path]
+    texts = []
+    for name in names:
+        with open(name, "rb") as handle:
+            texts.append(handle.read())
+    best, games = float("inf"), 0
+    for _ in range(max(1, repeat)):
+        start = time.perf_counter()
+        games = sum(len(replay_match(read_mat(text)).games) for text in texts)
+        best = min(best, time.perf_counter() - start)
+    print(
+        json.dumps(
+            {
+                "files": len(texts),
+                "games": games,
+                "seconds": round(best, 4),
+                "games_per_second": round(games / best, 1),
                 "best_of": max(1, repeat),
             }
         )

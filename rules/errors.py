@@ -59,3 +59,14 @@ class InvalidMatchLengthError(RulesError):
 
 class MatchOverError(RulesError):
     """A game recorded after the match was already won."""
+
+
+class MatFileError(RulesError):
+    """A match file whose shape cannot be followed; ``line`` says where (1-based)."""
+
+    def __init__(self, message: str, *, line: int, rule: str | None = None) -> None:
+        self.line = line
+        super().__init__(message, rule=rule)
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {super().__str__()}"

@@ -33,7 +33,7 @@ from .match import GameContext, GameResult, MoneyRules, Outcome
 from .matchid import GameState, MatchState, Resignation
 from .movegen import check_dice
 from .notation import apply_written, resolve_play
-from .play import Play
+from .play import Play, Step, format_steps
 from .position import BAR, CHECKERS, OFF, Position
 from .xgid import format_xgid
 
@@ -73,6 +73,7 @@ class Action:
     player: int
     dice: tuple[int, int] | None = None
     play: str | None = None  # the play in gnubg notation, or as written when illegal
+    steps: tuple[Step, ...] | None = None  # a legal play's checker moves, in the order played
     resignation: Resignation | None = None
     illegal: str | None = None  # why a play accepted as played was illegal (WBF 14)
     note: str | None = None
@@ -248,20 +249,32 @@ class Game:
         self._log(Act.OPENING_ROLL, self.turn, dice=(first, second))
         self._pass_if_no_play()
 
-    def roll(self, dice: tuple[int, int] | None = None) -> None:
-        """The player on roll rolls (dice given, or from the game's dice source)."""
+    def roll(self, dice: tuple[int, int] | None = None, *, pass_if_no_play: bool = True) -> None:
+        """The player on roll rolls (dice given, or from the game's dice source).
+
+        A roll with no legal play loses the turn at once (WBF 17), unless a
+        replay asks to wait for the play a log wrote anyway (``pass_if_no_play``).
+        """
         self._require(Phase.ROLL, "a roll")
         self.dice = check_dice(dice if dice is not None else self.dice_source.roll())
         self._start_move()
         self._log(Act.ROLL, self.turn, dice=self.dice)
-        self._pass_if_no_play()
+        if pass_if_no_play:
+            self._pass_if_no_play()
 
-    def play(self, play: Play | str, *, accept_illegal: bool = False) -> None:
+    def start_without_opening(self, player: int) -> None:
+        """Put ``player`` on roll without an opening roll, for logs that skipped or broke it."""
+        self._require(Phase.OPENING, "starting the game")
+        self.turn = player
+        self.phase = Phase.ROLL
+        self._log(Act.OPENING_ROLL, player, note="no opening roll: this player starts")
+
+    def play(self, play: Play | str, *, accept_illegal: bool = False) -> Play | None:
         """Make a play: a :class:`Play` from :attr:`legal_plays`, or notation.
 
         With ``accept_illegal`` (for replaying a log), a play that breaks the
         rules is applied as written and logged as illegal: it stood once the
-        opponent rolled (WBF 14).
+        opponent rolled (WBF 14). Returns the legal play made, None for an illegal one.
         """
         self._require(Phase.MOVE, "a play")
         illegal = None
@@ -271,22 +284,26 @@ class Game:
             chosen: Play | None = play
         else:
             try:
-                chosen = resolve_play(self.position, self.dice, play)
+                chosen = resolve_play(self.position, self.dice, play, plays=self._legal)
             except IllegalPlayError as error:
                 if not accept_illegal:
                     raise
                 chosen, illegal = None, str(error)
-        # A roll with no legal play never reaches MOVE (_pass_if_no_play), so a play is chosen
-        # here, or written out as played.
+        # Here a play is chosen, or (replaying a log) written out as played; a roll with no
+        # legal play reaches this point only for a log that wrote a play anyway.
         if chosen is not None:
-            after, written = chosen.result, chosen.notation
+            steps = chosen.steps
+            after, written = chosen.result, format_steps(steps, self.position.opponent)
         else:
-            after, written = apply_written(self.position, str(play)), str(play).strip()
+            after, written, steps = apply_written(self.position, str(play)), str(play).strip(), None
         mover = self.turn
         self._finish_turn(after)
-        self._log(Act.PLAY, mover, dice=self._played_dice, play=written, illegal=illegal)
+        self._log(
+            Act.PLAY, mover, dice=self._played_dice, play=written, steps=steps, illegal=illegal
+        )
         if after[1] & 15 == CHECKERS:
             self._end_by_bearing_off(mover, after)
+        return chosen
 
     def double(self) -> None:
         """The player on roll offers the cube at twice its value (WBF 23)."""
@@ -382,11 +399,17 @@ class Game:
         """Rebuild a game from its log; each action is checked again as it is applied."""
         entered = EnteredDice()
         game = cls(context, dice=entered)
-        for action in actions:
+        actions = list(actions)
+        for index, action in enumerate(actions):
             act = action.act
-            if act in (Act.OPENING_ROLL, Act.ROLL):
+            if act is Act.OPENING_ROLL and action.dice is None:
+                game.start_without_opening(action.player)
+            elif act is Act.OPENING_ROLL:
+                game.roll_opening(action.dice)
+            elif act is Act.ROLL:
                 assert action.dice is not None
-                (game.roll_opening if act is Act.OPENING_ROLL else game.roll)(action.dice)
+                written_anyway = index + 1 < len(actions) and actions[index + 1].act is Act.PLAY
+                game.roll(action.dice, pass_if_no_play=not written_anyway)
             elif act is Act.PLAY:
                 game.play(action.play or "", accept_illegal=action.illegal is not None)
             elif act is Act.DOUBLE:

@@ -98,17 +98,21 @@ def _read_point(text: str, token: str) -> int:
     return value
 
 
-def resolve_play(position: Position, dice: Sequence[int], text: str) -> Play | None:
+def resolve_play(
+    position: Position, dice: Sequence[int], text: str, *, plays: Sequence[Play] | None = None
+) -> Play | None:
     """The one legal play that ``text`` describes, or ``None`` when no play is possible.
 
     Raises :class:`InvalidPlayError` for text that is not play notation,
     :class:`IllegalPlayError` (with the rule) for a play the rules forbid, and
     :class:`AmbiguousPlayError` when the text fits two legal plays that differ
-    only in an unmarked hit on the way.
+    only in an unmarked hit on the way. ``plays``: the legal plays, when the
+    caller has them already.
     """
     roll = check_dice(dice)
     moves = parse_moves(text)
-    plays = legal_plays(position, roll)
+    if plays is None:
+        plays = legal_plays(position, roll)
     if not moves:
         if plays:
             raise IllegalPlayError(
@@ -149,7 +153,9 @@ def written_result(position: Position, moves: Sequence[WrittenMove]) -> int:
 def _disambiguate(candidates: list[Play], moves: Sequence[WrittenMove], text: str) -> Play:
     """Several legal plays end with the mover's checkers alike: use the written hits and hops."""
     starred = set().union(*(m.starred for m in moves))
-    visited = {p for m in moves for p in m.points[1:-1]}
+    # every point written after a slash is a point a checker landed on ("10/6 16/10" lands
+    # on 10 and 6, so it is not 16/12*/6), even when the writer left out the star
+    visited = {p for m in moves for p in m.points[1:] if p != OFF}
 
     def fits(play: Play) -> bool:
         landed = {step.destination for step in play.steps}

@@ -75,9 +75,15 @@ def pack(counts: Sequence[int]) -> int:
     return packed
 
 
+_DIGIT = {f"{value:x}": value for value in range(16)}
+
+
 def unpack(packed: int) -> Counts:
-    """The 26 counts (off, points 1-24, bar) of a packed side."""
-    return tuple((packed >> (4 * index)) & 15 for index in range(NIBBLES))
+    """The 26 counts (off, points 1-24, bar) of a packed side.
+
+    A nibble is a hex digit, so formatting does the shifting in C.
+    """
+    return tuple(map(_DIGIT.__getitem__, f"{packed:0{NIBBLES}x}"[::-1]))
 
 
 def _check_counts(counts: Sequence[int], who: str) -> None:

@@ -1,0 +1,422 @@
+"""Jellyfish ".mat" match files: reading what every program writes, writing gnubg's layout.
+
+GNU Backgammon, eXtreme Gammon, BGBlitz, FIBS clients and online sites all
+write this text format, each a little differently: tag headers or none, a BOM,
+CRLF, the right column at any width, dice in rolled order, dances written as
+dice alone, ``???`` for an unknown play, ``25/`` and ``/0`` for bar and off,
+merged hops, a drop and the win on one line, "Wins 1 points", "Losses 1 point"
+resignations. The reader takes the file apart into entries (who did what, on
+which line) without judging them: :mod:`rules.replay` holds them against the
+rules. Only a file whose shape cannot be followed is refused, with the line
+and what was expected there.
+
+>>> record = read_mat('''
+...  3 point match
+...
+...  Game 1
+...  Alice : 0                     Bob : 0
+...   1)                             41: 13/9 24/23
+...   2) 31: 8/5 6/5                  Doubles => 2
+...   3)  Drops                       Wins 1 point
+... ''')
+>>> record.length, record.players, [e.kind.value for e in record.games[0].entries]
+(3, ('Alice', 'Bob'), ['roll', 'roll', 'double', 'drop', 'win'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .errors import MatFileError
+
+
+class EntryKind(Enum):
+    """What one cell of a match file records."""
+
+    ROLL = "roll"  # dice and the play made with them
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    WIN = "win"  # "Wins N points [and the match]"
+    RESIGN = "resign"  # "Resigns", points unknown until the "Wins" line
+    LOSS = "loss"  # "Losses N points": the writer's way to record a resignation
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player's action as the file writes it, with its line number (1-based)."""
+
+    line: int
+    player: int  # 0 = the left column (first-named player), 1 = the right
+    kind: EntryKind
+    text: str  # the cell as written, for messages
+    dice: tuple[int, int] | None = None  # for ROLL, in the order written
+    play: str | None = None  # for ROLL: the moves as written, "" for none, None for "???"
+    value: int | None = None  # the cube offered (DOUBLE, BEAVER) or the points (WIN, LOSS)
+    match: bool = False  # "and the match" on a WIN
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of the file: its header, the score it claims, and its entries in order."""
+
+    number: int
+    line: int
+    players: tuple[str, str]
+    score: tuple[int, int]  # as the game's header line writes it
+    score_line: int
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match file as written: length, players, tags, and the games' entries."""
+
+    length: int  # 0 for a money session ("0 point match")
+    players: tuple[str, str]
+    games: tuple[GameRecord, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+    ratings: tuple[str | None, str | None] = (None, None)
+    length_line: int = 0
+    comments: tuple[str, ...] = field(default=(), repr=False)
+
+    def tag(self, name: str) -> str | None:
+        """A header tag's value (``; [Event "..."]``), case-insensitive; None if absent."""
+        lowered = name.lower()
+        for key, value in self.tags:
+            if key.lower() == lowered:
+                return value
+        return None
+
+
+# --- reading -------------------------------------------------------------------
+
+_TAG = re.compile(r'^;\s*\[\s*([^\]"]+?)\s+"(.*)"\s*\]\s*$')
+_LENGTH = re.compile(r"^\s*(\d{1,4})\s*-?\s*points?\s+match\b", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d{1,4})\s*$", re.IGNORECASE)
+_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,4})\s+(.+?)\s*:\s*(\d{1,4})\s*$")
+_NUMBERED = re.compile(r"^(\s*(\d{1,4})\))(.*)$")
+_RATING = re.compile(r"^(.*?)\s*(?:,\s*|\()(-?\d+(?:[.,]\d+)?)\)?$")
+# Where a cell starts: dice, or the first word of a cube or result entry.
+_CELL = re.compile(
+    r"(?<!\S)(?:[1-6][1-6]:|(?:Doubles|Takes|Drops|Beavers|Wins|Resigns|Losses|Loses)\b)",
+    re.IGNORECASE,
+)
+_ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
+_DOUBLE = re.compile(r"^Doubles(?:\s*=>\s*(\d{1,5}))?$", re.IGNORECASE)
+_BEAVER = re.compile(r"^Beavers(?:\s*=>\s*(\d{1,5}))?$", re.IGNORECASE)
+_WIN = re.compile(r"^Wins\s+(\d{1,5})\s+points?(\s+and\s+the\s+match)?\.?$", re.IGNORECASE)
+_RESIGN = re.compile(r"^Resigns(?:\s+(\d{1,5})\s+points?)?\.?$", re.IGNORECASE)
+_LOSS = re.compile(r"^Los(?:s)?es\s+(\d{1,5})\s+points?\.?$", re.IGNORECASE)
+_UNKNOWN = {"???", "?"}
+_CANNOT = {"cannot move", "can't move", "cant move", "no move"}
+_MOVE_EXAMPLE = "a move line such as ' 3) 64: 24/18 13/9', a cube action or 'Wins 2 points'"
+
+
+def read_mat(source: str | bytes) -> MatchRecord:
+    """Read a match file's text (or bytes: UTF-8 with or without BOM, else Latin-1).
+
+    Raises :class:`MatFileError` with the line number when the file's shape
+    cannot be followed; what the entries say is left to the replay.
+    """
+    if isinstance(source, bytes):
+        try:
+            text = source.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = source.decode("latin-1")
+    else:
+        text = source
+    lines = text.lstrip("\ufeff").splitlines()
+    return _Reader(lines).read()
+
+
+class _Reader:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.split = _column_split(lines)
+
+    def read(self) -> MatchRecord:
+        tags: list[tuple[str, str]] = []
+        comments: list[str] = []
+        length: int | None = None
+        length_line = 0
+        games: list[GameRecord] = []
+        players: tuple[str, str] | None = None
+        ratings: tuple[str | None, str | None] = (None, None)
+        number = 0
+        index = 0
+        lines = self.lines
+        while index < len(lines):
+            raw = lines[index]
+            number = index + 1
+            stripped = raw.strip()
+            index += 1
+            if not stripped:
+                continue
+            if stripped.startswith(";"):
+                tag = _TAG.match(stripped)
+                if tag:
+                    tags.append((tag.group(1).strip(), tag.group(2)))
+                else:
+                    comments.append(stripped.lstrip("; ").rstrip())
+                continue
+            if length is None:
+                found = _LENGTH.match(stripped)
+                if not found:
+                    raise MatFileError(
+                        f"expected the match length, e.g. '7 point match', not {_quote(stripped)}",
+                        line=number,
+                    )
+                length, length_line = int(found.group(1)), number
+                continue
+            game = _GAME.match(stripped)
+            if not game:
+                raise MatFileError(
+                    f"expected a game header such as 'Game {len(games) + 1}', "
+                    f"not {_quote(stripped)}",
+                    line=number,
+                )
+            record, index = self.game(int(game.group(1)), number, index)
+            if players is None:
+                players = record.players
+                ratings = self.ratings
+            games.append(record)
+        if length is None:
+            raise MatFileError(
+                "expected the match length, e.g. '7 point match': the file has none",
+                line=max(number, 1),
+            )
+        if not games:
+            raise MatFileError(
+                "expected 'Game 1' after the match length: the file has no game",
+                line=max(number, 1),
+            )
+        assert players is not None
+        return MatchRecord(
+            length=length,
+            players=players,
+            games=tuple(games),
+            tags=tuple(tags),
+            ratings=ratings,
+            length_line=length_line,
+            comments=tuple(comments),
+        )
+
+    def game(self, game_number: int, header_line: int, index: int) -> tuple[GameRecord, int]:
+        """Read one game from its header on; returns it and the index of the next line."""
+        lines = self.lines
+        while index < len(lines) and not lines[index].strip():
+            index += 1
+        if index >= len(lines):
+            raise MatFileError(
+                "expected the players and the score, e.g. 'Alice : 0   Bob : 0', "
+                "after the game header: the file ends",
+                line=header_line,
+            )
+        score_line = index + 1
+        found = _SCORE.match(lines[index])
+        if not found:
+            raise MatFileError(
+                "expected the players and the score, e.g. 'Alice : 0   Bob : 0', "
+                f"not {_quote(lines[index].strip())}",
+                line=score_line,
+            )
+        first, ra = _name_and_rating(found.group(1))
+        second, rb = _name_and_rating(found.group(3))
+        self.ratings = (ra, rb)
+        score = (int(found.group(2)), int(found.group(4)))
+        index += 1
+        entries: list[Entry] = []
+        while index < len(lines):
+            raw = lines[index]
+            stripped = raw.strip()
+            if _GAME.match(stripped):
+                break
+            index += 1
+            if not stripped or stripped.startswith(";"):
+                continue
+            entries.extend(self.cells(raw, index))
+        record = GameRecord(
+            number=game_number,
+            line=header_line,
+            players=(first, second),
+            score=score,
+            score_line=score_line,
+            entries=tuple(entries),
+        )
+        return record, index
+
+    def cells(self, raw: str, number: int) -> Iterable[Entry]:
+        """The entries of one line: a numbered move line, or a line of results alone."""
+        numbered = _NUMBERED.match(raw)
+        offset = len(numbered.group(1)) if numbered else 0
+        body = numbered.group(3) if numbered else raw
+        starts = [m.start() for m in _CELL.finditer(body)]
+        if not starts or body[: starts[0]].strip():
+            if numbered and not body.strip():
+                return []  # a move number with nothing after it
+            raise MatFileError(f"expected {_MOVE_EXAMPLE}, not {_quote(raw.strip())}", line=number)
+        cells = [
+            (start, body[start:end].strip())
+            for start, end in zip(starts, [*starts[1:], len(body)], strict=True)
+        ]
+        if len(cells) == 2:
+            players = [0, 1]
+        else:
+            players = [1 if offset + start >= self.split else 0 for start, _ in cells]
+        return [
+            _entry(cell, number, player) for (_, cell), player in zip(cells, players, strict=True)
+        ]
+
+
+def _column_split(lines: Sequence[str]) -> int:
+    """Where the right column starts in this file, less a margin; cells beyond are player 1's.
+
+    Learnt from lines with two cells, so any column width is read; 20 if none has two.
+    """
+    rights = []
+    for raw in lines:
+        numbered = _NUMBERED.match(raw)
+        if not numbered:
+            continue
+        starts = [m.start() for m in _CELL.finditer(numbered.group(3))]
+        if len(starts) == 2:
+            rights.append(len(numbered.group(1)) + starts[1])
+            if len(rights) >= 20:
+                break
+    if not rights:
+        return 20
+    rights.sort()
+    return max(8, (rights[len(rights) // 2] + 6) // 2)
+
+
+def _entry(cell: str, line: int, player: int) -> Entry:
+    roll = _ROLL.match(cell)
+    if roll:
+        dice = (int(roll.group(1)), int(roll.group(2)))
+        written = roll.group(3).strip()
+        if written in _UNKNOWN:
+            play = None
+        elif written.lower() in _CANNOT:
+            play = ""
+        else:
+            play = written
+        return Entry(line, player, EntryKind.ROLL, cell, dice=dice, play=play)
+    for pattern, kind in (
+        (_DOUBLE, EntryKind.DOUBLE),
+        (_BEAVER, EntryKind.BEAVER),
+        (_WIN, EntryKind.WIN),
+        (_RESIGN, EntryKind.RESIGN),
+        (_LOSS, EntryKind.LOSS),
+    ):
+        found = pattern.match(cell)
+        if found:
+            value = int(found.group(1)) if found.group(1) else None
+            is_match = kind is EntryKind.WIN and bool(found.group(2))
+            return Entry(line, player, kind, cell, value=value, match=is_match)
+    word = cell.lower()
+    if word == "takes":
+        return Entry(line, player, EntryKind.TAKE, cell)
+    if word == "drops":
+        return Entry(line, player, EntryKind.DROP, cell)
+    raise MatFileError(f"expected {_MOVE_EXAMPLE}, not {_quote(cell)}", line=line)
+
+
+def _name_and_rating(text: str) -> tuple[str, str | None]:
+    """'Alice,1650' or 'Alice (1650)' as the name and the rating; a plain name as it is."""
+    found = _RATING.match(text.strip())
+    if found and found.group(1):
+        return found.group(1).strip(), found.group(2)
+    return text.strip(), None
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+# --- writing -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell to write: the player whose column it goes in, and its text."""
+
+    player: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenGame:
+    """A game ready to write: the score before it and its cells in the order they happened."""
+
+    score: tuple[int, int]
+    cells: tuple[Cell, ...]
+    winner: int | None = None
+    points: int | None = None
+    wins_match: bool = False
+
+
+def format_mat(
+    *,
+    length: int,
+    players: tuple[str, str],
+    games: Sequence[WrittenGame],
+    tags: Sequence[tuple[str, str]] = (),
+) -> str:
+    """A match in gnubg's layout: moves numbered, player 0 on the left, the right at column 33.
+
+    Each cell alternates sides from the opening roll on; the "Wins" line goes
+    on a line of its own in the winner's column, as gnubg writes it.
+    """
+    out = [f'; [{key} "{value}"]' for key, value in tags]
+    if out:
+        out.append("")
+    out += [f" {length} point match", ""]
+    for number, game in enumerate(games, start=1):
+        out.append(f" Game {number}")
+        left = f"{players[0]} : {game.score[0]}"
+        out.append(f" {left:<31}{players[1]} : {game.score[1]}")
+        row = ["", ""]
+        move = 0
+        for cell in game.cells:
+            if cell.player == 0 and row[0]:
+                move += 1
+                out.append(_row(move, row))
+                row = ["", ""]
+            row[cell.player] = cell.text
+            if cell.player == 1:
+                move += 1
+                out.append(_row(move, row))
+                row = ["", ""]
+        if row[0]:
+            move += 1
+            out.append(_row(move, row))
+        if game.winner is not None and game.points is not None:
+            wins = f" Wins {game.points} point{'s' if game.points != 1 else ''}"
+            if game.wins_match:
+                wins += " and the match"
+            out.append(" " * 5 + wins if game.winner == 0 else " " * 33 + wins)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _row(number: int, row: list[str]) -> str:
+    return f"{number:3d}) {row[0]:<28}{row[1]}".rstrip()
+
+
+def roll_cell(dice: tuple[int, int], moves: Sequence[tuple[int, int, bool]]) -> str:
+    """A roll and its play as Jellyfish writes it: ``64: 24/18 13/9*``, 25 for the bar, 0 off.
+
+    >>> roll_cell((5, 2), [(25, 20, False), (13, 11, True)])
+    '52: 25/20 13/11*'
+    >>> roll_cell((6, 6), [])
+    '66:'
+    """
+    steps = " ".join(
+        f"{source}/{destination}{'*' if hit else ''}" for source, destination, hit in moves
+    )
+    return f"{dice[0]}{dice[1]}: {steps}".rstrip()

@@ -1,0 +1,770 @@
+"""Replaying a match file through the engine: the score as the rules make it, and every problem.
+
+A director settling a dispute needs to know, game by game, what the log shows
+and where it breaks the rules or contradicts itself. The replay runs each game
+through :class:`rules.game.Game` and the score through :class:`rules.match.Match`
+(so no rule is restated here) and reports each problem with its line number,
+game, kind and a plain message naming the rule. It goes on wherever it can: an
+illegal play stands once the opponent has rolled (WBF 14), so the game goes on
+from the board as played; a double the rules forbid is annulled, and the game
+counts as if it had not been made.
+
+>>> from rules.matfile import read_mat
+>>> replay = replay_match(read_mat('''
+...  1 point match
+...
+...  Game 1
+...  Alice : 0                     Bob : 0
+...   1)                             41: 13/9 24/23
+...   2) 31: 8/5 6/5                  Doubles => 2
+...   3)  Drops                       Wins 1 point and the match
+... '''))
+>>> [(p.line, p.kind) for p in replay.problems]
+[(8, 'crawford-double'), (9, 'unfinished')]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .dice import EnteredDice
+from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, RulesError
+from .game import Act, Action, Game, Phase
+from .match import GameContext, GameResult, Match, MoneyRules, Outcome
+from .matchid import Resignation
+from .matfile import (
+    Cell,
+    Entry,
+    EntryKind,
+    GameRecord,
+    MatchRecord,
+    WrittenGame,
+    format_mat,
+    roll_cell,
+)
+from .movegen import legal_plays
+from .notation import parse_moves, written_result
+from .position import Position
+
+ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One place where the log breaks the rules or disagrees with itself.
+
+    ``kind`` is one of: illegal-play, dice, unknown-play, crawford-double,
+    cube-owner, cube-value, cube-turn, no-double, beaver, turn, opening,
+    result, score, players, after-end, no-result, after-match, unfinished, length.
+    """
+
+    line: int
+    game: int | None
+    kind: str
+    message: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"line": self.line, "game": self.game, "kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAction:
+    """A cube action as the replay took it: who, what, the cube after it, and its line."""
+
+    line: int
+    player: int
+    action: str  # double, take, drop, beaver
+    cube: int
+    annulled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedGame:
+    """One game as the rules make it."""
+
+    number: int
+    line: int
+    score_before: tuple[int, int]
+    crawford: bool
+    result: GameResult | None  # None: the log stops before the game ended
+    cube: int
+    cube_actions: tuple[CubeAction, ...]
+    log: tuple[Action, ...]  # the engine's log, up to where the board was known
+    counted: bool  # False for a game after the match was over, or without a result
+    cells: tuple[Cell, ...]
+
+    @property
+    def winner(self) -> int | None:
+        return self.result.winner if self.result else None
+
+    @property
+    def points(self) -> int | None:
+        """What the game was worth (cube times single, gammon or backgammon), before any cap."""
+        return self.result.points if self.result else None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "number": self.number,
+            "score_before": list(self.score_before),
+            "crawford": self.crawford,
+            "winner": self.winner,
+            "points": self.points,
+            "cube": self.cube,
+            "result": self.result.outcome.value if self.result else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A match file replayed: its games as the rules score them, and its problems."""
+
+    length: int
+    players: tuple[str, str]
+    games: tuple[ReplayedGame, ...]
+    problems: tuple[Problem, ...]
+    final_score: tuple[int, int]
+    winner: int | None
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def crawford_game(self) -> int | None:
+        return next((g.number for g in self.games if g.crawford), None)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "match_length": self.length,
+            "players": list(self.players),
+            "games": [game.as_dict() for game in self.games],
+            "final_score": list(self.final_score),
+            "winner": self.winner,
+            "problems": [problem.as_dict() for problem in self.problems],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    def to_mat(self) -> str:
+        """The match as replayed, in gnubg's layout (annulled actions kept as the log had them)."""
+        return format_mat(
+            length=self.length,
+            players=self.players,
+            tags=self.tags,
+            games=[
+                WrittenGame(
+                    score=game.score_before,
+                    cells=game.cells,
+                    winner=game.winner,
+                    points=game.points,
+                    wins_match=game.counted and game is self.games[-1] and self.winner is not None,
+                )
+                for game in self.games
+            ],
+        )
+
+
+def replay_match(record: MatchRecord) -> Replay:
+    """Replay every game of a match file and collect the problems, in the order of the file."""
+    problems: list[Problem] = []
+    names = record.players
+    length = record.length
+    if length and length % 2 == 0:
+        problems.append(
+            Problem(
+                record.length_line,
+                None,
+                "length",
+                f"a {length}-point match: a match is played to an odd number of points (WBF 3); "
+                "the games are replayed as money games",
+            )
+        )
+        length = 0
+    match = Match(length) if length else None
+    money_score = [0, 0]
+    games: list[ReplayedGame] = []
+    for record_game in record.games:
+        number = len(games) + 1
+        counted = True
+        if record_game.players != names:
+            problems.append(
+                Problem(
+                    record_game.score_line,
+                    number,
+                    "players",
+                    f"game {number} names the players {record_game.players[0]} and "
+                    f"{record_game.players[1]}, the match {names[0]} and {names[1]}: "
+                    "the columns are read as in the first game",
+                )
+            )
+        if match is None:
+            score = (money_score[0], money_score[1])
+            context = GameContext(rules=MoneyRules(), score=score, number=number)
+        elif match.over:
+            counted = False
+            won = match.score
+            problems.append(
+                Problem(
+                    record_game.line,
+                    number,
+                    "after-match",
+                    f"game {number} was played after {names[match.winner or 0]} had won the match "
+                    f"{won[0]}-{won[1]} (WBF 3): it does not count",
+                )
+            )
+            context = GameContext(rules=match.rules, score=won, post_crawford=True, number=number)
+        else:
+            context = match.next_game
+        if counted and record_game.score != context.score:
+            written, derived = record_game.score, context.score
+            problems.append(
+                Problem(
+                    record_game.score_line,
+                    number,
+                    "score",
+                    f"the log gives the score before game {number} as {written[0]}-{written[1]}; "
+                    f"the games before it make it {derived[0]}-{derived[1]}",
+                )
+            )
+        replayed = _GameReplay(record_game, context, names, problems, length).run()
+        if replayed.result is None:
+            counted = False
+        if counted and replayed.result is not None:
+            if match is not None:
+                match = match.add(replayed.result)
+            else:
+                money_score[replayed.result.winner] += replayed.result.points
+        games.append(
+            ReplayedGame(
+                number=number,
+                line=record_game.line,
+                score_before=context.score,
+                crawford=context.crawford,
+                result=replayed.result,
+                cube=replayed.cube,
+                cube_actions=tuple(replayed.cube_actions),
+                log=tuple(replayed.game.log),
+                counted=counted,
+                cells=tuple(replayed.cells),
+            )
+        )
+        if counted and match is not None and replayed.claims_match and not match.over:
+            score = match.score
+            problems.append(
+                Problem(
+                    replayed.claim_line,
+                    number,
+                    "result",
+                    f"the log says game {number} wins the match, but the score after it is "
+                    f"{score[0]}-{score[1]} in a match to {length}",
+                )
+            )
+    if match is not None:
+        final = match.score
+        winner = match.winner
+        if winner is None:
+            last = record.games[-1]
+            line = last.entries[-1].line if last.entries else last.score_line
+            problems.append(
+                Problem(
+                    line,
+                    None,
+                    "unfinished",
+                    f"the match stops at {final[0]}-{final[1]}: nobody reached {length} points "
+                    "(WBF 3)",
+                )
+            )
+    else:
+        final, winner = (money_score[0], money_score[1]), None
+    return Replay(
+        length=record.length,
+        players=names,
+        games=tuple(games),
+        problems=tuple(problems),
+        final_score=final,
+        winner=winner,
+        tags=record.tags,
+    )
+
+
+class _GameReplay:
+    """One game's entries fed to the engine, with the problems they raise."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        context: GameContext,
+        names: tuple[str, str],
+        problems: list[Problem],
+        length: int,
+    ) -> None:
+        self.record = record
+        self.context = context
+        self.names = names
+        self.problems = problems
+        self.length = length
+        self.number = context.number
+        self.game = Game(context, dice=EnteredDice())
+        self.cells: list[Cell] = []
+        self.cube_actions: list[CubeAction] = []
+        self.unknown = False  # the board is no longer known: entries are taken as written
+        self.cube = 1  # kept here too, for when the board (and so the engine) is lost
+        self.offer: int | None = None  # a double waiting, while the board is unknown
+        self.annulled: int | None = None  # the player whose double was annulled
+        self.closed = False  # a "Wins" line ended the game
+        self.forced: GameResult | None = None  # a result taken as written, the board unknown
+        self.claims_match = False
+        self.claim_line = record.line
+        self.unplayed: Entry | None = None  # a roll written with '???' for its play
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.game.result or self.forced
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def problem(self, entry: Entry, kind: str, message: str) -> None:
+        self.problems.append(Problem(entry.line, self.number, kind, message))
+
+    def run(self) -> _GameReplay:
+        for entry in self.record.entries:
+            if self.unplayed is not None:
+                if self.resigns_after_rolling(entry):
+                    self.unplayed = None
+                else:
+                    self.missing_play()
+            handler = getattr(self, f"on_{entry.kind.value}")
+            handler(entry)
+        if self.unplayed is not None:
+            self.missing_play()
+        if not self.over:
+            entries = self.record.entries
+            line = entries[-1].line if entries else self.record.score_line
+            self.problems.append(
+                Problem(
+                    line,
+                    self.number,
+                    "no-result",
+                    f"game {self.number} has no result: the log stops before it ended",
+                )
+            )
+        if self.game.result is not None:
+            self.cube = self.game.result.cube
+        return self
+
+    def resigns_after_rolling(self, entry: Entry) -> bool:
+        """After '???': the roller resigns, or the opponent's win line says so."""
+        assert self.unplayed is not None
+        roller = self.unplayed.player
+        if entry.kind is EntryKind.WIN:
+            return entry.player != roller
+        return entry.kind in (EntryKind.LOSS, EntryKind.RESIGN) and entry.player == roller
+
+    def missing_play(self) -> None:
+        entry = self.unplayed
+        assert entry is not None and entry.dice is not None
+        self.unplayed = None
+        self.problem(
+            entry,
+            "unknown-play",
+            f"{self.names[entry.player]}'s play of {_roll(entry.dice)} is not recorded "
+            f"('???'): the rest of game {self.number} cannot be checked against the board",
+        )
+        self.unknown = True
+        self.cube = self.game.cube
+
+    # --- rolls and plays -----------------------------------------------------------
+
+    def on_roll(self, entry: Entry) -> None:
+        assert entry.dice is not None
+        dice, written, player = entry.dice, entry.play, entry.player
+        name = self.names[player]
+        if self.over or self.closed:
+            if written is not None:  # '???' after the end is a placeholder some programs write
+                self.problem(
+                    entry, "after-end", f"{name} rolls {_roll(dice)} after game {self.number} ended"
+                )
+            return
+        if self.unknown:
+            self.cells.append(Cell(player, entry.text))
+            return
+        game = self.game
+        if game.phase is Phase.OPENING:
+            if dice[0] == dice[1]:
+                self.problem(
+                    entry,
+                    "opening",
+                    f"the opening roll cannot be a double: equal dice are rolled again (WBF 12); "
+                    f"{name}'s {_roll(dice)} is replayed as a first turn",
+                )
+                game.start_without_opening(player)
+            else:
+                high, low = max(dice), min(dice)
+                game.roll_opening((high, low) if player == 0 else (low, high))
+                if game.turn != player:  # cannot happen: the mover has the higher die
+                    raise AssertionError
+        elif game.phase is Phase.DOUBLED:
+            doubler = 1 - game.acting
+            self.problem(
+                entry,
+                "no-double",
+                f"{self.names[game.acting]} neither took nor dropped {self.names[doubler]}'s "
+                "double before the next roll: the replay takes it as taken",
+            )
+            game.take()
+        if game.phase is Phase.ROLL:
+            if game.turn != player:
+                self.problem(
+                    entry,
+                    "turn",
+                    f"{name} rolls {_roll(dice)} out of turn: it is {self.names[game.turn]}'s "
+                    "turn; the roll is left out",
+                )
+                return
+            game.roll(dice, pass_if_no_play=not written)
+        if written is None:
+            # '???': programs write it for a player who rolled, then resigned; anything
+            # else after it means the play is simply missing (see run)
+            self.unplayed = entry
+            self.cells.append(Cell(player, entry.text))
+            return
+        if game.phase is not Phase.MOVE:
+            # no legal play and none written: the engine passed the turn (WBF 17)
+            self.cells.append(Cell(player, roll_cell(dice, ())))
+            return
+        before = game.position
+        try:
+            chosen = game.play(written, accept_illegal=True)
+        except AmbiguousPlayError as error:
+            self.problem(entry, "illegal-play", f"{name} plays {written!r}: {error}")
+            self.lose_board(entry)
+            return
+        except (InvalidPlayError, IllegalPlayError) as error:
+            self.problem(
+                entry,
+                "illegal-play",
+                f"{name} plays {written!r} with {_roll(dice)}: {error}. The play cannot be put "
+                f"on the board, so the rest of game {self.number} cannot be checked",
+            )
+            self.lose_board(entry)
+            return
+        if chosen is None:
+            kind, message = _why_illegal(before, dice, written, game.log[-1].illegal or "")
+            self.problem(
+                entry,
+                kind,
+                f"{name} plays {written!r} with {_roll(dice)}: {message}. It stands: "
+                "once the opponent rolls, an illegal play can no longer be corrected (WBF 14)",
+            )
+            self.cells.append(Cell(player, f"{dice[0]}{dice[1]}: {_jellyfish(written)}"))
+        else:
+            moves = [(s.source, s.destination, s.hit) for s in game.log[-1].steps or ()]
+            self.cells.append(Cell(player, roll_cell(dice, moves)))
+
+    def lose_board(self, entry: Entry) -> None:
+        """From here the board is unknown: cube and result are taken as written."""
+        self.unknown = True
+        self.cube = self.game.cube
+        self.cells.append(Cell(entry.player, entry.text))
+        self.unplayed = None
+
+    # --- the cube ------------------------------------------------------------------
+
+    def on_double(self, entry: Entry) -> None:
+        player, name = entry.player, self.names[entry.player]
+        if self.over or self.closed:
+            self.problem(entry, "after-end", f"{name} doubles after game {self.number} ended")
+            return
+        self.cells.append(Cell(player, f" Doubles => {entry.value or self.cube * 2}"))
+        if self.unknown:
+            self.offer = entry.value or self.cube * 2
+            self.cube_actions.append(CubeAction(entry.line, player, "double", self.offer))
+            return
+        game = self.game
+        refusal = self.double_refusal(entry)
+        if refusal:
+            kind, message = refusal
+            self.problem(entry, kind, message)
+            self.annulled = player
+            self.cube_actions.append(CubeAction(entry.line, player, "double", game.cube, True))
+            return
+        offered = game.cube * 2
+        if entry.value is not None and entry.value != offered:
+            self.problem(
+                entry,
+                "cube-value",
+                f"{name} doubles to {entry.value}, but the cube stood at {game.cube}: "
+                f"a double offers {offered} (WBF 23)",
+            )
+        game.double()
+        self.cube_actions.append(CubeAction(entry.line, player, "double", offered))
+
+    def double_refusal(self, entry: Entry) -> tuple[str, str] | None:
+        game, player = self.game, entry.player
+        name, other = self.names[player], self.names[1 - player]
+        annulled = "; the double is annulled and the game counts as if it had not been made"
+        if not self.context.cube_available:
+            return (
+                "crawford-double",
+                f"{name} doubles, but game {self.number} is the Crawford game: "
+                f"no doubling (WBF 24){annulled}",
+            )
+        if game.phase is Phase.OPENING:
+            return ("cube-turn", f"{name} doubles before the opening roll (WBF 23){annulled}")
+        owner = game.cube_owner
+        if owner is not None and owner != player:
+            return (
+                "cube-owner",
+                f"{name} doubles, but {other} owns the cube at {game.cube}: only the owner "
+                f"may redouble (WBF 23){annulled}",
+            )
+        if game.phase is not Phase.ROLL or game.turn != player:
+            return (
+                "cube-turn",
+                f"{name} doubles out of turn: a player doubles at the start of their own "
+                f"turn, before rolling (WBF 23){annulled}",
+            )
+        reason = game.why_not_double(player)
+        if reason:
+            return ("cube-turn", f"{name} doubles: {reason}{annulled}")
+        return None
+
+    def on_take(self, entry: Entry) -> None:
+        self.answer(entry, "take")
+
+    def on_beaver(self, entry: Entry) -> None:
+        if not self.context.money:
+            self.problem(
+                entry,
+                "beaver",
+                f"{self.names[entry.player]} beavers: beavers are a money-play rule, never "
+                "used in a match (Galore 4); taken as a plain take",
+            )
+            self.answer(entry, "take", written=entry.text)
+        else:
+            self.answer(entry, "beaver")
+
+    def on_drop(self, entry: Entry) -> None:
+        self.answer(entry, "drop")
+
+    def answer(self, entry: Entry, action: str, written: str | None = None) -> None:
+        player, name = entry.player, self.names[entry.player]
+        if self.over or self.closed:
+            self.problem(entry, "after-end", f"{name} {action}s after game {self.number} ended")
+            return
+        self.cells.append(Cell(player, " " + (written or entry.text)))
+        game = self.game
+        if self.annulled is not None and player != self.annulled:
+            self.annulled = None
+            self.cube_actions.append(CubeAction(entry.line, player, action, self.cube, True))
+            if action == "drop":
+                # the double did not count, so the drop gives up a single game at this cube
+                if self.unknown:
+                    self.forced = GameResult(1 - player, self.cube, Outcome.RESIGNATION, self.cube)
+                else:
+                    game.resign(Resignation.SINGLE, player=player)
+                    game.accept_resignation()
+            return
+        if self.unknown:
+            if self.offer is None:
+                self.problem(entry, "no-double", f"{name} {action}s, but no double was offered")
+                return
+            if action == "drop":
+                self.forced = GameResult(1 - player, self.cube, Outcome.DROP, self.cube)
+            else:
+                self.cube = self.offer * (2 if action == "beaver" else 1)
+            self.offer = None
+            self.cube_actions.append(CubeAction(entry.line, player, action, self.cube))
+            return
+        if game.phase is not Phase.DOUBLED or game.acting != player:
+            self.problem(
+                entry,
+                "no-double",
+                f"{name} {action}s, but no double was offered to them (WBF 23)",
+            )
+            return
+        {"take": game.take, "drop": game.drop, "beaver": game.beaver}[action]()
+        self.cube_actions.append(CubeAction(entry.line, player, action, game.cube))
+
+    # --- the end ---------------------------------------------------------------------
+
+    def on_resign(self, entry: Entry) -> None:
+        if entry.value is not None:
+            self.on_loss(entry)
+        # otherwise the points come with the "Wins" line, which settles it
+
+    def on_loss(self, entry: Entry) -> None:
+        """'Losses N points': the writer's record of a resignation by this player."""
+        player, name = entry.player, self.names[entry.player]
+        if self.over or self.closed:
+            if self.result and self.result.winner == 1 - player:
+                return  # the same end, written from the loser's side too
+            self.problem(entry, "after-end", f"{name} resigns after game {self.number} ended")
+            return
+        assert entry.value is not None
+        self.resign(entry, player, entry.value)
+
+    def on_win(self, entry: Entry) -> None:
+        player, name = entry.player, self.names[entry.player]
+        points = entry.value or 0
+        if self.closed:
+            self.problem(entry, "after-end", f"a second result for game {self.number}")
+            return
+        self.closed = True
+        self.claims_match = entry.match
+        self.claim_line = entry.line
+        game = self.game
+        if not self.over:
+            if not self.unknown and game.phase is Phase.DOUBLED and game.acting != player:
+                game.drop()  # the double's answer was left out; the win line says it was dropped
+                self.cube_actions.append(CubeAction(entry.line, 1 - player, "drop", game.cube))
+            elif self.annulled == player:
+                self.annulled = None  # an annulled double left unanswered: a resignation
+                self.resign(entry, 1 - player, points)
+            else:
+                self.resign(entry, 1 - player, points)
+        result = self.result
+        if result is None:
+            return
+        if result.winner != player:
+            self.problem(
+                entry,
+                "result",
+                f"the log says {name} wins game {self.number}, but {self.describe(result)}: "
+                f"{self.names[result.winner]} won it",
+            )
+            return
+        needed = self.length - self.context.score[player] if self.length else 0
+        capped = bool(self.length) and result.points >= needed == points
+        if points != result.points and not capped:
+            self.problem(
+                entry,
+                "result",
+                f"the log says {name} wins {points} point{'s' if points != 1 else ''}, but "
+                f"{self.describe(result)}: {result.points} point"
+                f"{'s' if result.points != 1 else ''}",
+            )
+
+    def resign(self, entry: Entry, loser: int, points: int) -> None:
+        """The loser gave up ``points`` before the game ended on the board."""
+        cube = self.game.cube if not self.unknown else self.cube
+        level, rest = divmod(points, cube)
+        if (
+            self.unknown
+            or rest
+            or not 1 <= level <= 3
+            or self.game.phase
+            not in (
+                Phase.ROLL,
+                Phase.MOVE,
+            )
+        ):
+            if not self.unknown and (rest or not 1 <= level <= 3):
+                self.problem(
+                    entry,
+                    "result",
+                    f"{points} point{'s' if points != 1 else ''} is not a single game, gammon "
+                    f"or backgammon with the cube at {cube} (WBF 25): taken as written",
+                )
+            outcome = Outcome.RESIGNATION
+            if self.unknown and not rest and 1 <= level <= 3:
+                outcome = (Outcome.SINGLE, Outcome.GAMMON, Outcome.BACKGAMMON)[level - 1]
+            self.forced = GameResult(1 - loser, max(points, 1), outcome, cube)
+            return
+        self.game.resign(Resignation(level), player=loser)
+        self.game.accept_resignation()
+
+    def describe(self, result: GameResult) -> str:
+        outcome, cube = result.outcome, result.cube
+        if outcome is Outcome.DROP:
+            return f"the double was dropped with the cube at {cube} (WBF 23)"
+        if outcome is Outcome.RESIGNATION:
+            return f"the resignation gave up {result.points} with the cube at {cube}"
+        return f"the board shows a {outcome.value} with the cube at {cube} (WBF 25)"
+
+
+def _why_illegal(
+    position: Position, dice: tuple[int, int], written: str, reason: str
+) -> tuple[str, str]:
+    """'dice' when the play fits another roll (the dice were written wrong), else the reason."""
+    try:
+        net = written_result(position, parse_moves(written))
+    except RulesError:
+        return "illegal-play", reason
+    wanted = tuple(sorted(dice, reverse=True))
+    for roll in ROLLS:
+        if roll != wanted and any(p.result[1] == net for p in legal_plays(position, roll)):
+            return (
+                "dice",
+                f"that is a play of {_roll(roll)}, not of the {_roll(dice)} written (WBF 15)",
+            )
+    return "illegal-play", reason
+
+
+def _roll(dice: Sequence[int]) -> str:
+    return f"{dice[0]}-{dice[1]}"
+
+
+def _jellyfish(written: str) -> str:
+    """Written moves with bar and off as 25 and 0, as the format has them."""
+    return " ".join(
+        token.lower().replace("bar", "25").replace("off", "0") for token in written.split()
+    )
+
+
+def written_games(games: Sequence[Game]) -> list[WrittenGame]:
+    """Games played on the engine, ready for :func:`rules.matfile.format_mat`."""
+    written = []
+    for game in games:
+        cells = []
+        for action in game.log:
+            cell = _cell(action)
+            if cell is not None:
+                cells.append(cell)
+        result = game.result
+        written.append(
+            WrittenGame(
+                score=game.context.score,
+                cells=tuple(cells),
+                winner=result.winner if result else None,
+                points=result.points if result else None,
+            )
+        )
+    return written
+
+
+def _cell(action: Action) -> Cell | None:
+    act = action.act
+    if act is Act.PLAY:
+        assert action.dice is not None
+        if action.steps is not None:
+            moves = [(s.source, s.destination, s.hit) for s in action.steps]
+            return Cell(action.player, roll_cell(action.dice, moves))
+        return Cell(
+            action.player, f"{action.dice[0]}{action.dice[1]}: {_jellyfish(action.play or '')}"
+        )
+    if act is Act.NO_PLAY:
+        assert action.dice is not None
+        return Cell(action.player, roll_cell(action.dice, ()))
+    if act is Act.DOUBLE:
+        assert action.state is not None
+        return Cell(action.player, f" Doubles => {action.state.cube * 2}")
+    if act in (Act.TAKE, Act.DROP):
+        return Cell(action.player, " Takes" if act is Act.TAKE else " Drops")
+    return None
+
+
+__all__ = [
+    "CubeAction",
+    "Problem",
+    "Replay",
+    "ReplayedGame",
+    "replay_match",
+    "written_games",
+]
