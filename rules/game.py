@@ -12,7 +12,7 @@ side of the player on roll.
 >>> game.roll_opening()          # player 0 rolls 3, player 1 rolls 1: player 0 plays 3-1
 >>> game.turn, game.dice
 (0, (3, 1))
->>> game.play("8/5 6/5")
+>>> played = game.play("8/5 6/5")
 >>> game.turn, game.phase.value
 (1, 'roll')
 >>> game.double()

@@ -95,6 +95,7 @@ class MatchRecord:
 
 # --- reading -------------------------------------------------------------------
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TAG = re.compile(r'^;\s*\[\s*([^\]"]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,4})\s*-?\s*points?\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,4})\s*$", re.IGNORECASE)
@@ -130,7 +131,10 @@ def read_mat(source: str | bytes) -> MatchRecord:
             text = source.decode("latin-1")
     else:
         text = source
-    lines = text.lstrip("\ufeff").splitlines()
+    # line breaks as editors count them (not str.splitlines, which also breaks on \x0c, \x85...)
+    lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
+    if lines and not lines[-1]:
+        lines.pop()  # the break that ends the last line starts no new one
     return _Reader(lines).read()
 
 
@@ -392,20 +396,27 @@ def format_mat(
                 move += 1
                 out.append(_row(move, row))
                 row = ["", ""]
-        if row[0]:
-            move += 1
-            out.append(_row(move, row))
+        wins = ""
         if game.winner is not None and game.points is not None:
             wins = f" Wins {game.points} point{'s' if game.points != 1 else ''}"
             if game.wins_match:
                 wins += " and the match"
+        if row[0]:
+            if wins and game.winner == 1:
+                # "Drops   Wins 1 point" on one line: gnubg reads a right-hand win on a
+                # line of its own after a left-hand drop as a resignation
+                row[1], wins = wins, ""
+            move += 1
+            out.append(_row(move, row))
+        if wins:
             out.append(" " * 5 + wins if game.winner == 0 else " " * 33 + wins)
         out.append("")
     return "\n".join(out) + "\n"
 
 
 def _row(number: int, row: list[str]) -> str:
-    return f"{number:3d}) {row[0]:<28}{row[1]}".rstrip()
+    left = row[0] if len(row[0]) < 28 else row[0] + " "  # a long play still leaves a gap
+    return f"{number:3d}) {left:<28}{row[1]}".rstrip()
 
 
 def roll_cell(dice: tuple[int, int], moves: Sequence[tuple[int, int, bool]]) -> str:

@@ -11,16 +11,18 @@ counts as if it had not been made.
 
 >>> from rules.matfile import read_mat
 >>> replay = replay_match(read_mat('''
-...  1 point match
+...  3 point match
 ...
 ...  Game 1
 ...  Alice : 0                     Bob : 0
 ...   1)                             41: 13/9 24/23
 ...   2) 31: 8/5 6/5                  Doubles => 2
-...   3)  Drops                       Wins 1 point and the match
+...   3)  Drops                       Wins 2 points
 ... '''))
 >>> [(p.line, p.kind) for p in replay.problems]
-[(8, 'crawford-double'), (9, 'unfinished')]
+[(8, 'result'), (8, 'unfinished')]
+>>> print(replay.problems[0].message)
+the log says Bob wins 2 points, but the double was dropped with the cube at 1 (WBF 23): 1 point
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from .matfile import (
     format_mat,
     roll_cell,
 )
-from .movegen import legal_plays
+from .movegen import legal_plays, partial_results
 from .notation import parse_moves, written_result
 from .position import Position
 
@@ -565,11 +567,7 @@ class _GameReplay:
             self.cube_actions.append(CubeAction(entry.line, player, action, self.cube, True))
             if action == "drop":
                 # the double did not count, so the drop gives up a single game at this cube
-                if self.unknown:
-                    self.forced = GameResult(1 - player, self.cube, Outcome.RESIGNATION, self.cube)
-                else:
-                    game.resign(Resignation.SINGLE, player=player)
-                    game.accept_resignation()
+                self.resign(entry, player, self.cube if self.unknown else game.cube)
             return
         if self.unknown:
             if self.offer is None:
@@ -697,6 +695,8 @@ def _why_illegal(
         net = written_result(position, parse_moves(written))
     except RulesError:
         return "illegal-play", reason
+    if net in partial_results(position, dice):
+        return "illegal-play", reason  # the dice fit, but too little of them was played
     wanted = tuple(sorted(dice, reverse=True))
     for roll in ROLLS:
         if roll != wanted and any(p.result[1] == net for p in legal_plays(position, roll)):

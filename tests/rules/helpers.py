@@ -78,3 +78,45 @@ def naive_results(
 def result_counts(play) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(mover, opponent) counts after a play, as naive_results gives them."""
     return (play.result.opponent, play.result.on_roll)
+
+
+def random_match(seed: int, length: int, *, cube_rate: float = 0.08, resign_rate: float = 0.004):
+    """A whole match played by the engine with seeded dice and random (legal) choices.
+
+    Doubles, takes, drops and resignations happen at random where the rules allow
+    them, so written and replayed matches meet every kind of game end.
+    Returns the :class:`rules.match.Match` and its :class:`rules.game.Game` objects.
+    """
+    import random
+
+    from rules.dice import SeededDice
+    from rules.game import Act, Game, Phase
+    from rules.match import Match
+    from rules.matchid import Resignation
+
+    chooser = random.Random(seed)
+    dice = SeededDice(seed)
+    match = Match(length)
+    games = []
+    while not match.over:
+        game = Game(match.next_game, dice=dice)
+        game.roll_opening()
+        while not game.over:
+            if game.phase is Phase.OPENING:
+                game.roll_opening()
+            elif game.phase is Phase.ROLL:
+                if chooser.random() < resign_rate:
+                    game.resign(Resignation(chooser.choice((1, 1, 2))))
+                elif Act.DOUBLE in game.available() and chooser.random() < cube_rate:
+                    game.double()
+                else:
+                    game.roll()
+            elif game.phase is Phase.MOVE:
+                game.play(chooser.choice(game.legal_plays))
+            elif game.phase is Phase.DOUBLED:
+                (game.take if chooser.random() < 0.6 else game.drop)()
+            elif game.phase is Phase.RESIGNED:
+                game.accept_resignation()
+        games.append(game)
+        match = match.add(game.result)
+    return match, games

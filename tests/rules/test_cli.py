@@ -89,3 +89,61 @@ def test_bench_without_a_file_says_what_to_give():
 def test_show_xgid_gives_gnubg_ids():
     done = run("show", "XGID=-B-BAaCBC-----a-----cdBcc-:1:-1:1:66:1:4:0:5:10")
     assert "d96BAAKz3A4ADA:QQm7AEAACAAA" in done.stdout
+
+
+MAT = SHARED / "corpus" / "mat"
+
+
+def test_replay_prints_the_games_and_exits_0_when_clean():
+    done = run("replay", str(MAT / "gnubgparser_charlot1-charlot2_7p.mat"))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == "charlot1 v charlot2, 7-point match"
+    assert "final score 7-2: charlot1 wins the match" in lines
+    assert any(line.split()[:3] == ["4", "6-2", "Crawford"] for line in lines)
+
+
+def test_replay_json_has_every_field(tmp_path):
+    done = run("replay", str(MAT / "gnubg-scripts_match1484923.mat"), "--json")
+    result = json.loads(done.stdout)
+    assert done.returncode == 0
+    assert (result["match_length"], result["players"]) == (5, ["klara", "lasse"])
+    assert result["final_score"] == [2, 5] and result["winner"] == 1 and result["problems"] == []
+    assert result["games"][3] == {
+        "number": 4,
+        "score_before": [2, 4],
+        "crawford": True,
+        "winner": 1,
+        "points": 1,
+        "cube": 1,
+        "result": "resignation",
+    }
+
+
+def test_replay_with_problems_exits_1_and_lists_them(tmp_path):
+    text = (MAT / "gnubgparser_charlot1-charlot2_7p.mat").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.mat"
+    broken.write_text(text.replace("41: 13/9 24/23", "41: 13/9 24/22", 1), encoding="utf-8")
+    done = run("replay", str(broken), "--json")
+    assert done.returncode == 1
+    problem = json.loads(done.stdout)["problems"][0]
+    assert (problem["line"], problem["game"], problem["kind"]) == (7, 1, "dice")
+    table = run("replay", str(broken)).stdout
+    assert "line 7, game 1 [dice]: charlot2 plays '13/9 24/22' with 4-1" in table
+
+
+def test_replay_of_an_unreadable_file_exits_2_with_the_line(tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 7 point match\n\n Game 1\n  1) 31: 8/5 6/5\n", encoding="utf-8")
+    done = run("replay", str(bad))
+    assert done.returncode == 2 and done.stdout == ""
+    assert "line 4: expected the players and the score" in done.stderr
+    assert "Traceback" not in done.stderr
+    missing = run("replay", str(tmp_path / "nothing.mat"))
+    assert missing.returncode == 2 and "No such file" in missing.stderr
+
+
+def test_bench_replay_reports_games_per_second():
+    done = run("bench", str(MAT), "--replay", "--repeat", "1")
+    figures = json.loads(done.stdout)
+    assert figures["files"] == 34 and figures["games"] == 205 and figures["games_per_second"] > 0

@@ -1,0 +1,195 @@
+"""Writing .mat files in gnubg's layout, reading them back, and what gnubg makes of them."""
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.errors import MatFileError
+from rules.matfile import format_mat, read_mat
+from rules.replay import replay_match, written_games
+from tests.conftest import ROOT
+from tests.rules.helpers import random_match
+from tests.rules.test_replay import CORPUS, READING, as_gnubg_reads
+
+GNUBG = Path("/usr/games/gnubg")
+needs_gnubg = pytest.mark.skipif(
+    not GNUBG.exists(), reason="GNU Backgammon is not installed (apt-get install gnubg)"
+)
+# gnubg's reading of the corpus as this project writes it (scripts/gnubg_matches.py read)
+WRITTEN_READING = Path(__file__).parent / "data" / "gnubg-reading-written.json"
+
+
+def summary(replay):
+    return [
+        (g.number, g.score_before, g.crawford, g.winner, g.points, g.cube, g.result.outcome)
+        for g in replay.games
+    ]
+
+
+def write_corpus(folder: Path) -> dict[str, str]:
+    texts = {}
+    for name in sorted(READING):
+        text = replay_match(read_mat((CORPUS / name).read_bytes())).to_mat()
+        (folder / name).write_text(text, encoding="utf-8")
+        texts[name] = text
+    return texts
+
+
+@pytest.mark.parametrize("name", sorted(READING))
+def test_written_corpus_reads_back_as_the_same_match(name):
+    original = replay_match(read_mat((CORPUS / name).read_bytes()))
+    again = replay_match(read_mat(original.to_mat()))
+    assert summary(again) == summary(original)
+    assert again.final_score == original.final_score and again.winner == original.winner
+    assert again.problems == () and again.players == original.players
+
+
+def test_the_layout_is_gnubgs():
+    original = replay_match(read_mat((CORPUS / "gnubg-scripts_match1484923.mat").read_bytes()))
+    lines = original.to_mat().splitlines()
+    assert lines[:3] == [
+        '; [Site "BackgammonGalaxy"]',
+        '; [Match ID "1484923"]',
+        '; [Player 1 "klara"]',
+    ]
+    start = lines.index(" 5 point match")
+    assert lines[start + 2 : start + 6] == [
+        " Game 1",
+        " klara : 0                      lasse : 0",
+        "  1)                             41: 13/9 24/23",
+        "  2) 44: 24/20 20/16* 6/2* 6/2   65: 25/20",  # hits starred, as gnubg does
+    ]
+    assert "  7) 61: 25/24 22/16              Doubles => 2" in lines
+    assert "  8)  Takes                      31: 13/10 10/9*" in lines
+    assert "                                  Wins 1 point and the match" in lines
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10**6), length=st.sampled_from([1, 3, 5, 7]))
+def test_engine_matches_written_and_replayed_give_the_same_match(seed, length):
+    match, games = random_match(seed, length)
+    text = format_mat(length=length, players=("Anna", "Bruno"), games=written_games(games))
+    replay = replay_match(read_mat(text))
+    assert replay.problems == ()
+    assert [
+        (g.score_before, g.crawford, g.winner, g.points, g.result.outcome) for g in replay.games
+    ] == [
+        (g.score_before, g.crawford, g.result.winner, g.result.points, g.result.outcome)
+        for g in match.games
+    ]
+    assert replay.final_score == match.score and replay.winner == match.winner
+    # every play reached the position the engine reached (.mat files keep no opening ties)
+    for ours, played in zip(replay.games, games, strict=True):
+        assert [a.position for a in ours.log if a.act.value == "play"] == [
+            a.position for a in played.log if a.act.value == "play"
+        ]
+
+
+CORPUS_TEXTS = {name: (CORPUS / name).read_bytes() for name in sorted(READING)}
+
+
+@settings(max_examples=150)
+@given(
+    name=st.sampled_from(sorted(CORPUS_TEXTS)),
+    seed=st.integers(0, 2**32),
+    byte_edits=st.integers(0, 6),
+    line_edits=st.integers(0, 3),
+)
+def test_mutated_corpus_files_never_crash_the_reader(name, seed, byte_edits, line_edits):
+    chooser = random.Random(seed)
+    data = bytearray(CORPUS_TEXTS[name])
+    for _ in range(byte_edits):
+        at = chooser.randrange(len(data))
+        choice = chooser.random()
+        if choice < 0.4:
+            data[at] = chooser.randrange(256)
+        elif choice < 0.7:
+            del data[at]
+        else:
+            data.insert(at, chooser.choice(b"0123456789/*: ?\n\r\tabWinsDoubleTakes"))
+    lines = bytes(data).split(b"\n")
+    for _ in range(line_edits):
+        at = chooser.randrange(len(lines))
+        action = chooser.choice(("drop", "repeat", "swap"))
+        if action == "drop":
+            del lines[at]
+        elif action == "repeat":
+            lines.insert(at, lines[at])
+        else:
+            other = chooser.randrange(len(lines))
+            lines[at], lines[other] = lines[other], lines[at]
+    mutated = b"\n".join(lines)
+    count = len(re.split(rb"\r\n|\r|\n", mutated))  # lines as an editor shows them
+    try:
+        replay = replay_match(read_mat(mutated))
+    except MatFileError as error:
+        assert 1 <= error.line <= count and str(error).startswith(f"line {error.line}: ")
+        return
+    for problem in replay.problems:
+        assert 1 <= problem.line <= count and problem.message and problem.kind
+
+
+def test_gnubgs_reading_of_what_we_write_is_the_replay(tmp_path):
+    """The committed fixture: gnubg 1.07 imported the corpus as written here (see the script)."""
+    reading = json.loads(WRITTEN_READING.read_text(encoding="utf-8"))
+    texts = write_corpus(tmp_path)
+    assert sorted(reading) == sorted(texts)
+    for name, text in texts.items():
+        replay = replay_match(read_mat(text))
+        assert as_gnubg_reads(replay) == reading[name]["games"], name
+        assert list(replay.players) == reading[name]["players"]
+
+
+@pytest.mark.gnubg
+@needs_gnubg
+def test_gnubg_imports_what_we_write_with_the_same_scores(tmp_path):
+    texts = write_corpus(tmp_path)
+    out = tmp_path / "reading.json"
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "gnubg_matches.py"),
+            "read",
+            *[str(tmp_path / name) for name in texts],
+            "--out",
+            str(out),
+        ],
+        check=True,
+        timeout=900,
+    )
+    reading = json.loads(out.read_text(encoding="utf-8"))
+    for name, text in texts.items():
+        assert as_gnubg_reads(replay_match(read_mat(text))) == reading[name]["games"], name
+
+
+@pytest.mark.gnubg
+@needs_gnubg
+def test_replay_agrees_with_gnubgs_own_record_of_self_play(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "gnubg_matches.py"),
+            "crosscheck",
+            "--matches",
+            "3",
+            "--length",
+            "5",
+            "--seed",
+            "29",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["agrees"] * 3
