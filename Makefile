@@ -27,6 +27,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m rules bench ../shared/bench/gnubg-legal.jsonl
 	$(BIN)/python -m rules bench --games 200 --repeat 3
+	$(BIN)/python -m rules bench ../shared/corpus/mat --replay --repeat 5
 
 run:
 	@echo "The site arrives with issue 4; until then try: python3 -m rules legal 4HPwATDgc/ABMA 65"
