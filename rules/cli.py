@@ -157,13 +157,14 @@ def replay_table(replay: Replay) -> str:
     names = replay.players
     length = f"{replay.length}-point match" if replay.length else "money session"
     out = [f"{names[0]} v {names[1]}, {length}", ""]
-    rows = [("game", "score", "", "cube", "result", "points", "winner")]
+    rows = [("game", "score", "", "doubles", "cube", "result", "points", "winner")]
     for game in replay.games:
         rows.append(
             (
                 str(game.number),
                 f"{game.score_before[0]}-{game.score_before[1]}",
                 "Crawford" if game.crawford else "",
+                game.cube_summary,
                 str(game.cube),
                 game.result.outcome.value if game.result else "unfinished",
                 str(game.points or "") + ("" if game.counted or not game.result else " (void)"),

@@ -59,7 +59,8 @@ class Problem:
 
     ``kind`` is one of: illegal-play, dice, unknown-play, crawford-double,
     cube-owner, cube-value, cube-turn, no-double, beaver, turn, opening,
-    result, score, players, after-end, no-result, after-match, unfinished, length.
+    result, score, players, after-end, no-result, after-match, unfinished, length,
+    rules (any other action the engine refuses).
     """
 
     line: int
@@ -115,7 +116,33 @@ class ReplayedGame:
             "points": self.points,
             "cube": self.cube,
             "result": self.result.outcome.value if self.result else None,
+            "cube_actions": [
+                {
+                    "line": c.line,
+                    "player": c.player,
+                    "action": c.action,
+                    "cube": c.cube,
+                    "annulled": c.annulled,
+                }
+                for c in self.cube_actions
+            ],
         }
+
+    @property
+    def cube_summary(self) -> str:
+        """The cube's story in a few words: "2 taken, 4 dropped"."""
+        parts: list[str] = []
+        offered = None
+        for action in self.cube_actions:
+            if action.action == "double":
+                offered = f"{action.cube}{' annulled' if action.annulled else ''}"
+                parts.append(offered)
+            elif parts and offered is not None:
+                parts[-1] = (
+                    f"{offered} {dict(take='taken', drop='dropped').get(action.action, 'beavered')}"
+                )
+                offered = None
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +232,8 @@ def replay_match(record: MatchRecord) -> Replay:
             )
         if match is None:
             score = (money_score[0], money_score[1])
-            context = GameContext(rules=MoneyRules(), score=score, number=number)
+            # a money session's file says nothing of its options; beavers are read when written
+            context = GameContext(rules=MoneyRules(beavers=True), score=score, number=number)
         elif match.over:
             counted = False
             won = match.score
@@ -342,7 +370,10 @@ class _GameReplay:
                 else:
                     self.missing_play()
             handler = getattr(self, f"on_{entry.kind.value}")
-            handler(entry)
+            try:
+                handler(entry)
+            except RulesError as error:  # an action the engine refuses that no check above named
+                self.problem(entry, "rules", f"{entry.text!r}: {error}; the entry is left out")
         if self.unplayed is not None:
             self.missing_play()
         if not self.over:

@@ -117,7 +117,12 @@ def test_replay_json_has_every_field(tmp_path):
         "points": 1,
         "cube": 1,
         "result": "resignation",
+        "cube_actions": [],
     }
+    assert result["games"][0]["cube_actions"] == [
+        {"line": 22, "player": 1, "action": "double", "cube": 2, "annulled": False},
+        {"line": 23, "player": 0, "action": "take", "cube": 2, "annulled": False},
+    ]
 
 
 def test_replay_with_problems_exits_1_and_lists_them(tmp_path):

@@ -305,3 +305,22 @@ def test_beavers_are_not_match_play():
     )
     _, found = problems(text)
     assert found[0] == (line_of(text, "Beavers"), 1, "beaver")
+
+
+def test_a_money_session_with_a_beaver():
+    text = mat(
+        (
+            (0, 0),
+            [
+                row(1, "31: 8/5 6/5", " Doubles => 2"),
+                row(2, " Beavers => 4", "52: 13/8 13/11"),
+                row(3, "64: 24/18 13/9", "Wins 4 points"),
+            ],
+        ),
+        length=0,
+    )
+    replay, found = problems(text)
+    assert found == []  # no match length: nothing to finish, beavers allowed (Galore 2.8)
+    game = replay.games[0]
+    assert (game.cube, game.winner, game.points, game.cube_summary) == (4, 1, 4, "2 beavered")
+    assert replay.final_score == (0, 4) and replay.winner is None
