@@ -29,8 +29,10 @@ bench: $(STAMP)
 	$(BIN)/python -m rules bench --games 200 --repeat 3
 	$(BIN)/python -m rules bench ../shared/corpus/mat --replay --repeat 5
 
-run:
-	@echo "The site arrives with issue 4; until then try: python3 -m rules legal 4HPwATDgc/ABMA 65"
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo_club
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles

@@ -16,6 +16,16 @@ class RulesError(ValueError):
         self.reason = message
         super().__init__(f"{rule}: {message}" if rule else message)
 
+    @property
+    def plain(self) -> str:
+        """The message as a sentence for a director, the rule at the end.
+
+        >>> RulesError("game 4 is the Crawford game: no doubling", rule="WBF 24").plain
+        'Game 4 is the Crawford game: no doubling (WBF 24).'
+        """
+        text = self.reason[:1].upper() + self.reason[1:]
+        return f"{text} ({self.rule})." if self.rule else f"{text}."
+
 
 class InvalidPositionError(RulesError):
     """A board that cannot occur: wrong checker count, a point held by both sides."""

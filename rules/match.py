@@ -14,10 +14,11 @@ Crawford game, whether the cube may be used, the winner.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .errors import InvalidMatchLengthError, MatchOverError
+from .errors import IllegalActionError, InvalidMatchLengthError, MatchOverError
 
 
 class Outcome(Enum):
@@ -234,6 +235,56 @@ class Match:
     def add(self, result: GameResult) -> Match:
         """This match with one more game played."""
         return Match(self.length, (*self.results, result), holland=self.holland)
+
+
+def check_result(context: GameContext, result: GameResult) -> None:
+    """Refuse a game result that cannot have happened in this game of the match.
+
+    The cube shows a power of two; its value is what the game was played for
+    (for a drop, the value before the refused double); nobody doubles in the
+    Crawford game (WBF 24); the points are the cube times 1, 2 or 3 (WBF 25).
+
+    >>> crawford = GameContext(rules=MatchRules(5), score=(4, 2), crawford=True, number=4)
+    >>> check_result(crawford, GameResult(winner=1, points=2, outcome=Outcome.SINGLE, cube=2))
+    Traceback (most recent call last):
+    ...
+    rules.errors.IllegalActionError: WBF 24: game 4 is the Crawford game: no doubling
+    """
+    cube = result.cube
+    if cube < 1 or cube & (cube - 1):
+        raise IllegalActionError(f"a cube shows 1, 2, 4, 8, ..., not {cube}", rule="WBF 23")
+    if context.crawford and (cube > 1 or result.outcome is Outcome.DROP):
+        raise IllegalActionError(
+            f"game {context.number} is the Crawford game: no doubling", rule="WBF 24"
+        )
+    if result.outcome is Outcome.RESIGNATION:
+        if result.points not in (cube, 2 * cube, 3 * cube):
+            raise IllegalActionError(
+                f"a resignation gives up a single game, a gammon or a backgammon: "
+                f"{cube}, {2 * cube} or {3 * cube} points with the cube at {cube}, "
+                f"not {result.points}",
+                rule="WBF 25",
+            )
+    elif result.points != cube * result.outcome.multiplier:
+        raise IllegalActionError(
+            f"a {result.outcome.value} with the cube at {cube} is worth "
+            f"{cube * result.outcome.multiplier} points, not {result.points}",
+            rule="WBF 25",
+        )
+
+
+def checked_match(length: int, results: Sequence[GameResult], *, holland: bool = False) -> Match:
+    """A match whose every game is possible where it stands, else the first refusal.
+
+    For corrections: changing one game re-derives the ones after it, and a later
+    game that the change makes impossible (a double now in the Crawford game, a
+    game after the match was won) is refused with its number and the rule.
+    """
+    match = Match(length, holland=holland)
+    for result in results:
+        check_result(match.next_game, result)
+        match = match.add(result)
+    return match
 
 
 def _is_crawford(length: int, score: tuple[int, int], crawford_played: bool) -> bool:

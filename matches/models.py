@@ -1,0 +1,152 @@
+"""Matches, their games, and the audit trail of every change.
+
+Only what happened is stored: who won each game, the cube and how it ended.
+The score before each game, the Crawford game and the match score are derived
+through :mod:`rules` (see :mod:`matches.selectors`), never typed twice.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Mod
+from django.db.models.lookups import Exact
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from rules.match import GameResult, Outcome
+from tournaments.models import Player
+
+CUBE_VALUES = [2**k for k in range(13)]  # 1 to 4096
+
+
+class Side(models.IntegerChoices):
+    """Which of a match's two players: the first-named (A) or the second (B)."""
+
+    A = 0, _("first player")
+    B = 1, _("second player")
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("scheduled")
+        IN_PLAY = "in_play", _("in play")
+        FINISHED = "finished", _("finished")
+        WALKOVER = "walkover", _("walkover")
+
+    player_a = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="matches_as_a", verbose_name=_("player")
+    )
+    player_b = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="matches_as_b", verbose_name=_("opponent")
+    )
+    length = models.PositiveSmallIntegerField(_("match length"))
+    date = models.DateField(_("date"), default=timezone.localdate)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED
+    )
+    # When the director has only the final score, not the games (never both: see services)
+    final_score_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_score_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    walkover_winner = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
+                name="match_length_odd_positive",
+                violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(player_a=models.F("player_b")),
+                name="match_two_different_players",
+                violation_error_message=_("A match is played by two different players."),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(final_score_a__isnull=True, final_score_b__isnull=True)
+                | models.Q(final_score_a__isnull=False, final_score_b__isnull=False),
+                name="match_final_score_both_or_neither",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a} – {self.player_b} ({self.length})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", args=[self.pk])
+
+    def player(self, side: int) -> Player:
+        return self.player_a if side == 0 else self.player_b
+
+
+class Game(models.Model):
+    class Result(models.TextChoices):
+        SINGLE = Outcome.SINGLE.value, _("single game")
+        GAMMON = Outcome.GAMMON.value, _("gammon")
+        BACKGAMMON = Outcome.BACKGAMMON.value, _("backgammon")
+        DROP = Outcome.DROP.value, _("double dropped")
+        RESIGNATION = Outcome.RESIGNATION.value, _("resignation")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("game"))
+    winner = models.SmallIntegerField(_("winner"), choices=Side.choices)
+    cube = models.PositiveIntegerField(_("cube"), default=1)
+    result = models.CharField(_("result"), max_length=12, choices=Result.choices)
+    # for a resignation: what was given up (1 single, 2 gammon, 3 backgammon)
+    resigned = models.PositiveSmallIntegerField(_("resigned"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_once_a_match"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(cube__in=CUBE_VALUES), name="game_cube_power"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(result="resignation", resigned__in=[1, 2, 3])
+                | (~models.Q(result="resignation") & models.Q(resigned__isnull=True)),
+                name="game_resignation_level",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number}"
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.result)
+
+    @property
+    def points(self) -> int:
+        """What the game was worth: the cube times 1, 2 or 3 (WBF 25), before any match cap."""
+        return self.cube * (self.resigned or self.outcome.multiplier)
+
+    def as_result(self) -> GameResult:
+        return GameResult(
+            winner=self.winner, points=self.points, outcome=self.outcome, cube=self.cube
+        )
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, with the values before and after."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="audit")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    action = models.CharField(_("change"), max_length=40)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit trail")

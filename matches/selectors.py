@@ -1,0 +1,115 @@
+"""Reading matches: the score sheet and everything derived from the games through rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from rules.match import GameContext
+from rules.match import Match as RulesMatch
+from tournaments.models import Player
+
+from .models import AuditEntry, Game, Match
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One line of a score sheet: a game and the score around it."""
+
+    game: Game
+    score_before: tuple[int, int]
+    score_after: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    points: int  # added to the winner's score, after the match cap
+
+    @property
+    def winner(self) -> Player:
+        return self.game.match.player(self.game.winner)
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """A match's score as the rules derive it from its games (or its recorded final score)."""
+
+    match: Match
+    rows: tuple[SheetRow, ...]
+    score: tuple[int, int]
+    winner: int | None  # 0 = player A, 1 = player B
+    crawford_game: int | None
+    next_game: GameContext | None  # None once the match is decided
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def winner_player(self) -> Player | None:
+        return None if self.winner is None else self.match.player(self.winner)
+
+    @property
+    def leader_text(self) -> str:
+        """The score as people say it: "3–2"."""
+        return f"{self.score[0]}–{self.score[1]}"
+
+
+def match_score_sheet(*, match: Match) -> ScoreSheet:
+    """The sheet: rules.Match does the arithmetic, the Crawford game and the cap (WBF 3, 24)."""
+    games = list(match.games.all())
+    if match.status == Match.Status.WALKOVER and match.walkover_winner is not None:
+        return ScoreSheet(match, (), (0, 0), match.walkover_winner, None, None)
+    if match.final_score_a is not None and match.final_score_b is not None:
+        score = (match.final_score_a, match.final_score_b)
+        winner = 0 if score[0] >= match.length else 1 if score[1] >= match.length else None
+        return ScoreSheet(match, (), score, winner, None, None)
+    derived = RulesMatch(match.length, tuple(game.as_result() for game in games))
+    rows = tuple(
+        SheetRow(
+            game=game,
+            score_before=scored.score_before,
+            score_after=scored.score_after,
+            crawford=scored.crawford,
+            post_crawford=scored.post_crawford,
+            points=scored.points,
+        )
+        for game, scored in zip(games, derived.games, strict=True)
+    )
+    return ScoreSheet(
+        match=match,
+        rows=rows,
+        score=derived.score,
+        winner=derived.winner,
+        crawford_game=derived.crawford_game,
+        next_game=None if derived.over else derived.next_game,
+    )
+
+
+def match_list() -> QuerySet[Match]:
+    """Matches with what their table shows, in a fixed number of queries."""
+    return Match.objects.select_related("player_a", "player_b").prefetch_related(
+        Prefetch("games", queryset=Game.objects.order_by("number"))
+    )
+
+
+def player_matches(*, player: Player) -> QuerySet[Match]:
+    return match_list().filter(Q(player_a=player) | Q(player_b=player))
+
+
+def player_record(*, player: Player, matches: list[Match]) -> tuple[int, int]:
+    """Matches won and lost by the player (walkovers included)."""
+    won = lost = 0
+    for match in matches:
+        sheet = match_score_sheet(match=match)
+        if sheet.winner is None:
+            continue
+        side = 0 if match.player_a_id == player.pk else 1
+        if sheet.winner == side:
+            won += 1
+        else:
+            lost += 1
+    return won, lost
+
+
+def match_audit(*, match: Match) -> QuerySet[AuditEntry]:
+    return match.audit.select_related("user")

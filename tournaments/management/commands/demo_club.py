@@ -1,0 +1,106 @@
+"""Load a demo club and make a director account; a second run loads nothing twice."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from matches.models import Match
+from matches.services import game_record, match_create, match_record_final_score
+from tournaments.models import Player
+from tournaments.services import player_create
+
+PLAYERS = [
+    ("Giulia Romano", "Circolo Backgammon Milano", "Italia"),
+    ("Marco Bianchi", "Circolo Backgammon Milano", "Italia"),
+    ("Francesca Greco", "Circolo Backgammon Milano", "Italia"),
+    ("Luca Esposito", "Backgammon Club Roma", "Italia"),
+    ("Sofia Ricci", "Backgammon Club Roma", "Italia"),
+    ("Anna Keller", "BG Zürich", "Schweiz"),
+    ("Tom Walsh", "Dublin Backgammon Club", "Ireland"),
+    ("Elena Conti", "Circolo Backgammon Milano", "Italia"),
+]
+# (player a, player b, length, games as (winner, cube, result, resigned)) or a final score
+MATCHES = [
+    # 2-0, 2-2, 4-2, then the Crawford game 4-3, post-Crawford 5-3
+    (
+        0,
+        1,
+        5,
+        [
+            (0, 2, "single", None),
+            (1, 1, "gammon", None),
+            (0, 2, "drop", None),
+            (1, 1, "single", None),
+            (0, 1, "drop", None),
+        ],
+    ),
+    # 0-4, 1-4, 1-6: the next game is the Crawford game
+    (2, 3, 7, [(1, 2, "gammon", None), (0, 1, "single", None), (1, 2, "drop", None)]),
+    (4, 5, 3, (3, 1)),
+    (6, 7, 5, []),
+]
+
+
+class Command(BaseCommand):
+    help = "Load a demo club (players and matches) and a director account, once."
+
+    def handle(self, *args, **options):
+        directors, _ = Group.objects.get_or_create(name=settings.DIRECTORS_GROUP)
+        username, password = self.director(directors)
+        with transaction.atomic():
+            if Player.objects.filter(name=PLAYERS[0][0]).exists():
+                self.stdout.write("The demo club is already loaded.")
+            else:
+                self.load()
+                self.stdout.write(
+                    f"Demo club loaded: {len(PLAYERS)} players, {len(MATCHES)} matches."
+                )
+        self.stdout.write(f"Director account: {username} / password: {password}")
+
+    def director(self, group: Group) -> tuple[str, str]:
+        """The demo director; the password is kept in a local file so every run can print it."""
+        users = get_user_model()
+        secret = Path(settings.BASE_DIR) / ".demo-director"
+        user = users.objects.filter(username="director").first()
+        if user is not None and secret.exists():
+            return user.username, secret.read_text(encoding="utf-8").strip()
+        password = secrets.token_urlsafe(9)
+        if user is None:
+            user = users.objects.create_user("director", password=password)
+        else:
+            user.set_password(password)
+            user.save()
+        user.groups.add(group)
+        secret.write_text(password + "\n", encoding="utf-8")
+        return user.username, password
+
+    def load(self) -> None:
+        people = [player_create(name=n, club=c, country=k) for n, c, k in PLAYERS]
+        today = datetime.date.today()
+        for offset, (a, b, length, played) in enumerate(MATCHES):
+            match = match_create(
+                player_a=people[a],
+                player_b=people[b],
+                length=length,
+                date=today - datetime.timedelta(days=len(MATCHES) - offset),
+            )
+            if isinstance(played, tuple):
+                match_record_final_score(match=match, score_a=played[0], score_b=played[1])
+                continue
+            for number, (winner, cube, result, resigned) in enumerate(played, start=1):
+                game_record(
+                    match=Match.objects.get(pk=match.pk),
+                    number=number,
+                    winner=winner,
+                    cube=cube,
+                    result=result,
+                    resigned=resigned,
+                )

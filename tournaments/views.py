@@ -1,0 +1,68 @@
+"""Public pages for players, and the director's player form."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from matches.selectors import match_list, player_matches, player_record
+from matches.tables import MatchTable
+
+from .filters import PlayerFilter
+from .forms import PlayerForm
+from .models import Player
+from .permissions import director_required
+from .selectors import player_list
+from .services import player_create
+from .tables import PlayerTable
+
+
+def home(request):
+    recent = MatchTable(match_list()[:10], orderable=False)
+    return render(request, "home.html", {"recent": recent})
+
+
+def _table_page(request, table, filterset, template, title, export_name):
+    RequestConfig(request, paginate={"per_page": 25}).configure(table)
+    export = request.GET.get("_export")
+    if TableExport.is_valid_format(export):
+        return TableExport(export, table).response(f"{export_name}.{export}")
+    return render(request, template, {"table": table, "filter": filterset, "title": title})
+
+
+def players(request):
+    filterset = PlayerFilter(request.GET, queryset=player_list())
+    return _table_page(
+        request, PlayerTable(filterset.qs), filterset, "players.html", _("Players"), "players"
+    )
+
+
+def player(request, pk: int):
+    person = get_object_or_404(Player, pk=pk)
+    matches = list(player_matches(player=person))
+    won, lost = player_record(player=person, matches=matches)
+    table = MatchTable(matches, orderable=False)
+    return render(
+        request, "player.html", {"player": person, "table": table, "won": won, "lost": lost}
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def player_new(request):
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        created = player_create(**form.cleaned_data)
+        messages.success(request, _("%(name)s is registered.") % {"name": created.name})
+        return redirect(created)
+    return render(request, "player_form.html", {"form": form})
+
+
+def page_not_found(request, exception=None):
+    return render(request, "404.html", status=404)
+
+
+def server_error(request):
+    return render(request, "500.html", status=500)
