@@ -24,3 +24,83 @@ def pytest_addoption(parser):
         default=[],
         help="extra gnubg legal-play JSONL files (made by scripts/gnubg_legal.py) to check against",
     )
+
+
+# --- the site: small fixtures that stack ---------------------------------------------
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def directors_group(db):
+    from django.contrib.auth.models import Group
+
+    return Group.objects.get_or_create(name="Directors")[0]
+
+
+@pytest.fixture
+def director(directors_group, django_user_model):
+    user = django_user_model.objects.create_user("director", password="pw-director-1")
+    user.groups.add(directors_group)
+    return user
+
+
+@pytest.fixture
+def member(django_user_model, db):
+    """Signed in, but not a director."""
+    return django_user_model.objects.create_user("member", password="pw-member-1")
+
+
+@pytest.fixture
+def director_client(client, director):
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def member_client(client, member):
+    client.force_login(member)
+    return client
+
+
+@pytest.fixture
+def anna(db):
+    from tournaments.services import player_create
+
+    return player_create(name="Anna Rossi", club="Circolo Backgammon Milano", country="Italia")
+
+
+@pytest.fixture
+def bruno(db):
+    from tournaments.services import player_create
+
+    return player_create(name="Bruno Bianchi", club="Backgammon Club Roma", country="Italia")
+
+
+@pytest.fixture
+def match5(anna, bruno):
+    """A 5-point match, nothing played yet."""
+    from matches.services import match_create
+
+    return match_create(player_a=anna, player_b=bruno, length=5)
+
+
+@pytest.fixture
+def record(director):
+    """Record the next game of a match: record(match, winner, cube=1, result="single")."""
+    from matches.models import Match
+    from matches.services import game_record
+
+    def play(match, winner, cube=1, result="single", resigned=None):
+        fresh = Match.objects.get(pk=match.pk)
+        return game_record(
+            match=fresh,
+            number=fresh.games.count() + 1,
+            winner=winner,
+            cube=cube,
+            result=result,
+            resigned=resigned,
+            user=director,
+        )
+
+    return play

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -54,6 +54,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         directors, _ = Group.objects.get_or_create(name=settings.DIRECTORS_GROUP)
+        # in the admin, directors see everything and edit players and matches
+        directors.permissions.add(
+            *Permission.objects.filter(
+                content_type__app_label__in=["tournaments", "matches"]
+            ).exclude(codename__regex=r"^(add_|change_|delete_)(game|auditentry)$|^delete_match$")
+        )
         username, password = self.director(directors)
         with transaction.atomic():
             if Player.objects.filter(name=PLAYERS[0][0]).exists():
@@ -77,7 +83,8 @@ class Command(BaseCommand):
             user = users.objects.create_user("director", password=password)
         else:
             user.set_password(password)
-            user.save()
+        user.is_staff = True  # directors use the admin too
+        user.save()
         user.groups.add(group)
         secret.write_text(password + "\n", encoding="utf-8")
         return user.username, password

@@ -1,0 +1,33 @@
+"""English and Italian throughout, switched by the visitor."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_italian_from_the_browsers_language(client, match5, record):
+    record(match5, 0, cube=4)
+    page = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert '<html lang="it">' in page
+    assert "La partita 2 è la partita Crawford: niente raddoppi (WBF 24)." in page
+    assert "Foglio segnapunti" in page and "Giocatori" in page
+
+
+def test_the_language_switch_remembers_the_choice(client, match5):
+    response = client.post(reverse("set_language"), {"language": "it", "next": "/players/"})
+    assert response.status_code == 302
+    page = client.get("/players/").content.decode()
+    assert "<h1>Giocatori</h1>" in page
+    client.post(reverse("set_language"), {"language": "en", "next": "/players/"})
+    assert "<h1>Players</h1>" in client.get("/players/").content.decode()
+
+
+def test_dates_follow_the_visitors_locale(client, match5):
+    match5.date = datetime.date(2026, 11, 20)
+    match5.save()
+    english = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    italian = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Nov. 20, 2026" in english and "20 Novembre 2026" in italian
