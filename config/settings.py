@@ -4,6 +4,7 @@ DATABASE_URL   default: a SQLite file in the project folder (postgres://... on a
 SECRET_KEY     a development default that refuses to start with DEBUG off
 DEBUG          "1" (default, a director's laptop) or "0" (a server)
 ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"
+CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a server)
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),  # e.g. 60 on a server
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

@@ -175,7 +175,7 @@ def test_two_directors_saving_at_once_lose_nothing_and_duplicate_nothing(anna, b
     outcomes = []
 
     def save(winner):
-        from django.db import connection as thread_connection
+        from django.db import connections
 
         try:
             barrier.wait()
@@ -184,7 +184,7 @@ def test_two_directors_saving_at_once_lose_nothing_and_duplicate_nothing(anna, b
         except ValidationError as error:
             outcomes.append(error.messages[0])
         finally:
-            thread_connection.close()
+            connections.close_all()  # this thread's own connections
 
     threads = [threading.Thread(target=save, args=(w,)) for w in (0, 1)]
     for thread in threads:
