@@ -57,10 +57,14 @@ def match(request, pk: int):
 
 
 def score_sheet(request, pk: int):
-    """A blank sheet to print: the length at the top, a line per game, the Crawford line."""
+    """A blank sheet to print: the length at the top, a line per game, the Crawford line.
+
+    A match to N points has at most 2N - 1 games; long matches print denser to stay on a page.
+    """
     found = get_object_or_404(match_list(), pk=pk)
-    lines = range(1, 2 * found.length + 2)
-    return render(request, "score_sheet.html", {"match": found, "lines": lines})
+    lines = range(1, 2 * found.length)
+    context = {"match": found, "lines": lines, "dense": found.length > 9}
+    return render(request, "score_sheet.html", context)
 
 
 @director_required

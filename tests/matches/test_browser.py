@@ -1,6 +1,7 @@
 """A director records a 5-point match in a real browser (headless Debian chromium, Playwright)."""
 
 import os
+import re
 import shutil
 
 import pytest
@@ -86,3 +87,26 @@ def test_a_director_records_a_match_through_the_crawford_game(
     assert public.locator("#winner").inner_text() == "Anna Rossi wins the match"
     assert public.locator("tr.crawford").count() == 1
     assert public.locator("#record").count() == 0  # no forms for the public
+
+
+@pytest.mark.parametrize("length", [5, 25])
+def test_the_blank_score_sheet_prints_on_one_page(browser, site, anna, bruno, length):
+    from matches.services import match_create
+
+    match = match_create(player_a=anna, player_b=bruno, length=length)
+    page = browser.new_page()
+    page.goto(f"{site.url}/matches/{match.pk}/sheet/")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+    assert pages == 1
+
+
+def test_the_match_page_fits_a_phone(browser, site, match5, record):
+    record(match5, 0, cube=2)
+    record(match5, 1, result="gammon")
+    phone = browser.new_page(viewport={"width": 375, "height": 740}, is_mobile=True)
+    phone.goto(f"{site.url}/matches/{match5.pk}/")
+    overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    assert phone.locator("#score").is_visible()

@@ -1,0 +1,51 @@
+"""Settings from the environment, and the demo club that `make run` loads."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core.management import call_command
+
+from matches.models import Game, Match
+from tests.conftest import ROOT
+from tournaments.models import Player
+
+
+def settings_with(**env):
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_debug_off_refuses_the_development_secret_key():
+    done = settings_with(DEBUG="0", SECRET_KEY="crawford-development-key-not-for-servers")
+    assert done.returncode != 0 and "SECRET_KEY is the development default" in done.stderr
+    done = settings_with(DEBUG="0", SECRET_KEY="a-real-secret-from-the-environment")
+    assert done.returncode == 0 and done.stdout.strip() == "False"
+
+
+@pytest.mark.django_db
+def test_the_demo_club_loads_once(capsys, tmp_path, settings):
+    settings.BASE_DIR = tmp_path  # the password file goes here, not into the checkout
+    call_command("demo_club")
+    first = capsys.readouterr().out
+    counts = (Player.objects.count(), Match.objects.count(), Game.objects.count())
+    call_command("demo_club")
+    second = capsys.readouterr().out
+    assert counts[0] == 8 and counts[1] == 4 and counts[2] > 0
+    assert (Player.objects.count(), Match.objects.count(), Game.objects.count()) == counts
+    assert "already loaded" in second
+    password = first.split("password: ")[1].strip()
+    assert f"Director account: director / password: {password}" in second
+    from django.contrib.auth import authenticate
+
+    user = authenticate(username="director", password=password)
+    assert user is not None and user.is_staff and user.groups.filter(name="Directors").exists()
