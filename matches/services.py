@@ -11,6 +11,7 @@ import datetime
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from rules.errors import RulesError
 from rules.match import GameResult, Outcome, checked_match, score_possible
@@ -28,7 +29,7 @@ def match_create(
     try:
         check_match_length(length)
     except RulesError as error:
-        raise ValidationError(error.plain) from error
+        raise ValidationError(plain(error)) from error
     with transaction.atomic():
         match = Match.objects.create(
             player_a=player_a, player_b=player_b, length=length, **({"date": date} if date else {})
@@ -166,11 +167,25 @@ def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> G
         raise ValidationError(str(error)) from error
 
 
+# The rules' refusals a director meets, in the site's languages (rules/ speaks English only).
+RULES_MESSAGES = {
+    "crawford-double": _lazy("Game %(number)s is the Crawford game: no doubling (WBF 24)."),
+    "match-over": _lazy("The match is over: won %(a)s-%(b)s (WBF 3)."),
+    "odd-length": _lazy("A match is played to an odd number of points, not %(length)s (WBF 3)."),
+}
+
+
+def plain(error: RulesError) -> str:
+    """A rules error as the director reads it, in their language when it is one we know."""
+    template = RULES_MESSAGES.get(error.key or "")
+    return str(template) % error.params if template is not None else error.plain
+
+
 def _checked(match: Match, results: list[GameResult]):
     try:
         return checked_match(match.length, results)
     except RulesError as error:
-        raise ValidationError(error.plain) from error
+        raise ValidationError(plain(error)) from error
 
 
 def _game_facts(game: Game) -> dict[str, object]:

@@ -11,9 +11,20 @@ from __future__ import annotations
 class RulesError(ValueError):
     """Base class: something the rules, or the formats that record them, forbid."""
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        key: str | None = None,
+        params: dict[str, object] | None = None,
+    ) -> None:
         self.rule = rule
         self.reason = message
+        # ``key`` and ``params`` let a translated interface say the same thing in its own
+        # language (the site's Italian), without parsing the English message
+        self.key = key
+        self.params = params or {}
         super().__init__(f"{rule}: {message}" if rule else message)
 
     @property

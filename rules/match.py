@@ -122,11 +122,17 @@ def check_match_length(length: object) -> int:
         )
     if length < 1:
         raise InvalidMatchLengthError(
-            f"a match is played to at least 1 point, not {length}", rule="WBF 3"
+            f"a match is played to at least 1 point, not {length}",
+            rule="WBF 3",
+            key="odd-length",
+            params={"length": length},
         )
     if length % 2 == 0:
         raise InvalidMatchLengthError(
-            f"a match is played to an odd number of points, not {length}", rule="WBF 3"
+            f"a match is played to an odd number of points, not {length}",
+            rule="WBF 3",
+            key="odd-length",
+            params={"length": length},
         )
     return length
 
@@ -221,7 +227,10 @@ class Match:
         """The context of the game to be played next (MatchOverError once the match is won)."""
         if self.over:
             raise MatchOverError(
-                f"the match is over: won {self.score[0]}-{self.score[1]}", rule="WBF 3"
+                f"the match is over: won {self.score[0]}-{self.score[1]}",
+                rule="WBF 3",
+                key="match-over",
+                params={"a": self.score[0], "b": self.score[1]},
             )
         played = any(g.crawford for g in self.games)
         return GameContext(
@@ -255,7 +264,10 @@ def check_result(context: GameContext, result: GameResult) -> None:
         raise IllegalActionError(f"a cube shows 1, 2, 4, 8, ..., not {cube}", rule="WBF 23")
     if context.crawford and (cube > 1 or result.outcome is Outcome.DROP):
         raise IllegalActionError(
-            f"game {context.number} is the Crawford game: no doubling", rule="WBF 24"
+            f"game {context.number} is the Crawford game: no doubling",
+            rule="WBF 24",
+            key="crawford-double",
+            params={"number": context.number},
         )
     if result.outcome is Outcome.RESIGNATION:
         if result.points not in (cube, 2 * cube, 3 * cube):

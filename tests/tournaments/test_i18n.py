@@ -31,3 +31,16 @@ def test_dates_follow_the_visitors_locale(client, match5):
     english = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     italian = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert "Nov. 20, 2026" in english and "20 Novembre 2026" in italian
+
+
+def test_an_italian_director_reads_the_rules_refusal_in_italian(director_client, match5, record):
+    record(match5, 0, cube=4)
+    response = director_client.post(
+        reverse("game_new", args=[match5.pk]),
+        {"number": 2, "winner": 1, "cube": 2, "result": "single"},
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert response.status_code == 400
+    assert "La partita 2 è la partita Crawford: niente raddoppi (WBF 24)." in (
+        response.content.decode()
+    )
