@@ -9,23 +9,23 @@ RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
 
 
 class MatchForm(forms.Form):
-    player_a = forms.ModelChoiceField(Player.objects.all(), label=_("player"))
-    player_b = forms.ModelChoiceField(Player.objects.all(), label=_("opponent"))
-    length = forms.IntegerField(label=_("match length"), min_value=1, max_value=99, initial=5)
+    player_a = forms.ModelChoiceField(Player.objects.all(), label=_("Player"))
+    player_b = forms.ModelChoiceField(Player.objects.all(), label=_("Opponent"))
+    length = forms.IntegerField(label=_("Match length"), min_value=1, max_value=99, initial=5)
     date = forms.DateField(
-        label=_("date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
 
 class GameForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput)
     winner = forms.TypedChoiceField(
-        label=_("winner"), coerce=int, choices=Side.choices, widget=forms.RadioSelect
+        label=_("Winner"), coerce=int, choices=Side.choices, widget=forms.RadioSelect
     )
     cube = forms.TypedChoiceField(
-        label=_("cube"), coerce=int, choices=[(v, v) for v in CUBE_VALUES[:8]], initial=1
+        label=_("Cube"), coerce=int, choices=[(v, v) for v in CUBE_VALUES[:8]], initial=1
     )
-    result = forms.ChoiceField(label=_("result"), choices=Game.Result.choices, initial="single")
+    result = forms.ChoiceField(label=_("Result"), choices=Game.Result.choices, initial="single")
     resigned = forms.TypedChoiceField(
         label=_("resigned"),
         coerce=int,
@@ -46,7 +46,7 @@ class FinalScoreForm(forms.Form):
 
 
 class WalkoverForm(forms.Form):
-    winner = forms.TypedChoiceField(label=_("winner"), coerce=int, choices=Side.choices)
+    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, choices=Side.choices)
 
     def __init__(self, *args, match=None, **kwargs):
         super().__init__(*args, **kwargs)
