@@ -105,6 +105,7 @@ def test_directors_reach_the_forms_and_the_admin(
     client.force_login(staff)
     assert client.get(reverse("match_new")).status_code == 200
     assert client.get(reverse("game_edit", args=[played.pk, 1])).status_code == 200
+    assert client.get("/admin/").status_code == 200
 
 
 def test_csrf_is_enforced(anna, bruno, director):
