@@ -1,0 +1,92 @@
+"""Swiss pairings: within score groups, no rematch, a fair bye, each pairing with its reason.
+
+The round is one maximum-weight matching (networkx): every pair of players who
+have not met is an edge, heavier the closer their scores, so the matching keeps
+score groups together and floats as few players, as little, as it can. A rematch
+is an edge of weight 1, chosen only when no pairing without one exists.
+
+>>> players = [SwissPlayer("A", 2, 1), SwissPlayer("B", 2, 2), SwissPlayer("C", 1, 3),
+...            SwissPlayer("D", 1, 4), SwissPlayer("E", 0, 5)]
+>>> for p in swiss_round(players): print(p)
+A v B: same score group (2 wins)
+C v D: same score group (1 win)
+E: bye, the lowest-ranked player who has not had one
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+SCORE_WEIGHT = 1_000_000  # a pairing within a score group
+FLOAT_COST = 10_000  # per squared win of difference
+REMATCH_WEIGHT = 1  # only when nothing else pairs everyone
+
+
+@dataclass(frozen=True)
+class SwissPlayer:
+    """A player's standing going into the round; ``rank`` 1 is the top of the standings."""
+
+    key: Hashable
+    wins: int
+    rank: int
+    had_bye: bool = False
+    opponents: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Pairing:
+    first: Hashable
+    second: Hashable | None  # None: a bye
+    reason: str
+
+    def __str__(self) -> str:
+        if self.second is None:
+            return f"{self.first}: {self.reason}"
+        return f"{self.first} v {self.second}: {self.reason}"
+
+
+def _wins(count: int) -> str:
+    return f"{count} win{'s' if count != 1 else ''}"
+
+
+def swiss_round(players: Sequence[SwissPlayer]) -> list[Pairing]:
+    """Pair one round; with an odd field the lowest-ranked player without a bye gets it."""
+    standing = sorted(players, key=lambda p: (-p.wins, p.rank))
+    pairings: list[Pairing] = []
+    bye_pairing: list[Pairing] = []
+    if len(standing) % 2:
+        eligible = [p for p in standing if not p.had_bye] or standing
+        bye = eligible[-1]
+        reason = (
+            "bye, the lowest-ranked player who has not had one"
+            if not bye.had_bye
+            else "bye, everyone has had one: the lowest-ranked player"
+        )
+        bye_pairing.append(Pairing(bye.key, None, reason))
+        standing = [p for p in standing if p is not bye]
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(standing)))
+    for i, a in enumerate(standing):
+        for j in range(i + 1, len(standing)):
+            b = standing[j]
+            if b.key in a.opponents or a.key in b.opponents:
+                weight = REMATCH_WEIGHT
+            else:
+                # tie-break: within a group prefer neighbours in the standings
+                weight = SCORE_WEIGHT - FLOAT_COST * (a.wins - b.wins) ** 2 - (j - i)
+            graph.add_edge(i, j, weight=weight)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = sorted(tuple(sorted(edge)) for edge in matching)
+    for i, j in pairs:
+        a, b = standing[i], standing[j]
+        if b.key in a.opponents or a.key in b.opponents:
+            reason = "rematch: no pairing of the whole field avoids one"
+        elif a.wins == b.wins:
+            reason = f"same score group ({_wins(a.wins)})"
+        else:
+            reason = f"{a.key} floats down from {_wins(a.wins)} to meet {b.key} on {_wins(b.wins)}"
+        pairings.append(Pairing(a.key, b.key, reason))
+    return pairings + bye_pairing
