@@ -159,3 +159,67 @@ def test_the_pairing_code_imports_no_django():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+# --- brackets ----------------------------------------------------------------------------
+
+from tournaments.pairing.bracket import (  # noqa: E402
+    LoserOf,
+    WinnerOf,
+    double_elimination,
+    play_out,
+    random_results,
+    single_elimination,
+    with_consolation,
+)
+
+entrants = st.integers(2, 130)
+seeds = st.integers(0, 2**32)
+
+
+def real_matches(outcome):
+    return [k for k, (a, b) in outcome.players.items() if a is not None and b is not None]
+
+
+@given(entrants, seeds)
+def test_single_elimination_places_everyone_once_and_crowns_one(count, seed):
+    bracket = single_elimination(count)
+    outcome = play_out(bracket, random_results(random.Random(seed)))
+    first_round = [p for m in bracket.rounds("main")[0] for p in outcome.players[m.key] if p]
+    assert sorted(first_round) == list(range(1, count + 1))
+    assert len(real_matches(outcome)) == count - 1  # everyone but the champion loses once
+    assert sorted(outcome.losses.values()).count(0) == 1 and outcome.champion in range(1, count + 1)
+    fed = [s.key for m in bracket.matches for s in m.sources if isinstance(s, WinnerOf)]
+    assert len(fed) == len(set(fed)) == len(bracket.matches) - 1  # each winner goes one place
+
+
+@given(entrants, seeds, st.booleans())
+def test_consolation_takes_the_main_draws_losers(count, seed, progressive):
+    bracket = with_consolation(count, progressive=progressive)
+    outcome = play_out(bracket, random_results(random.Random(seed)))
+    main_rounds = bracket.rounds("main")
+    fed_rounds = range(len(main_rounds) - 1) if progressive else range(1)
+    expected = {
+        outcome.players[m.key][0]
+        if outcome.winners[m.key] != outcome.players[m.key][0]
+        else outcome.players[m.key][1]
+        for r in fed_rounds
+        for m in main_rounds[r]
+        if None not in outcome.players[m.key]
+    }
+    in_consolation = {
+        p for m in bracket.matches if m.draw == "consolation" for p in outcome.players[m.key] if p
+    }
+    if len(expected) > 1:
+        assert in_consolation == expected  # every fed loser plays on, nobody else does
+    fed = [s.key for m in bracket.matches for s in m.sources if isinstance(s, LoserOf)]
+    assert len(fed) == len(set(fed))  # a loser goes to one place
+
+
+@given(entrants, seeds)
+def test_double_elimination_takes_two_losses_to_go_out(count, seed):
+    outcome = play_out(double_elimination(count), random_results(random.Random(seed)))
+    for player, losses in outcome.losses.items():
+        assert losses == (2 if player != outcome.champion else losses)
+    assert outcome.losses[outcome.champion] <= 1
+    assert len(real_matches(outcome)) in (2 * count - 2, 2 * count - 3)

@@ -1,0 +1,250 @@
+"""Knockout brackets as data: who meets whom, where winners and losers go.
+
+A bracket is a set of matches, each fed by two sources: a seed, the winner of
+an earlier match, the loser of one, or a bye. Single elimination, a consolation
+fed by the main draw's losers (first round only, or progressively round by
+round), and double elimination are built here from the number of entrants
+alone; the database layer turns the matches into real ones as their players
+become known. :func:`play_out` plays a bracket through with given results, so
+the shapes can be checked without a database.
+
+>>> bracket = single_elimination(5)
+>>> [m.key for m in bracket.rounds("main")[0]]
+['M1-1', 'M1-2', 'M1-3', 'M1-4']
+>>> bracket.match("M1-1").sources
+(Seed(number=1), Bye())
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .seeding import bracket_size, seed_order
+
+
+@dataclass(frozen=True)
+class Seed:
+    number: int
+
+
+@dataclass(frozen=True)
+class Bye:
+    pass
+
+
+@dataclass(frozen=True)
+class WinnerOf:
+    key: str
+
+
+@dataclass(frozen=True)
+class LoserOf:
+    key: str
+
+
+Source = Seed | Bye | WinnerOf | LoserOf
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    key: str  # "M2-3": main draw, round 2, match 3; C consolation, L losers' bracket, F final
+    draw: str  # main, consolation, losers, final
+    round: int
+    index: int
+    sources: tuple[Source, Source]
+
+
+@dataclass(frozen=True)
+class Bracket:
+    entrants: int
+    size: int
+    matches: tuple[BracketMatch, ...]
+    reset_final: bool = False  # double elimination: a second final if the final's loser had no loss
+    _by_key: dict[str, BracketMatch] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", {m.key: m for m in self.matches})
+
+    def match(self, key: str) -> BracketMatch:
+        return self._by_key[key]
+
+    def rounds(self, draw: str) -> list[list[BracketMatch]]:
+        found: dict[int, list[BracketMatch]] = {}
+        for match in self.matches:
+            if match.draw == draw:
+                found.setdefault(match.round, []).append(match)
+        return [found[r] for r in sorted(found)]
+
+
+def _main_draw(entrants: int, prefix: str = "M", draw: str = "main") -> list[BracketMatch]:
+    size = bracket_size(entrants)
+    order = seed_order(size)
+    slots: list[Source] = [Seed(s) if s <= entrants else Bye() for s in order]
+    matches = []
+    current: list[Source] = slots
+    round_number = 1
+    while len(current) > 1:
+        next_round: list[Source] = []
+        for index in range(len(current) // 2):
+            key = f"{prefix}{round_number}-{index + 1}"
+            matches.append(
+                BracketMatch(
+                    key, draw, round_number, index + 1, (current[2 * index], current[2 * index + 1])
+                )
+            )
+            next_round.append(WinnerOf(key))
+        current = next_round
+        round_number += 1
+    return matches
+
+
+def single_elimination(entrants: int) -> Bracket:
+    """The main draw: byes to the top seeds (see :mod:`.seeding`), winners go on."""
+    return Bracket(entrants, bracket_size(entrants), tuple(_main_draw(entrants)))
+
+
+def _pair_up(
+    sources: list[Source], prefix: str, draw: str, round_number: int
+) -> tuple[list[BracketMatch], list[Source]]:
+    matches, winners = [], []
+    for index in range(len(sources) // 2):
+        key = f"{prefix}{round_number}-{index + 1}"
+        matches.append(
+            BracketMatch(
+                key, draw, round_number, index + 1, (sources[2 * index], sources[2 * index + 1])
+            )
+        )
+        winners.append(WinnerOf(key))
+    return matches, winners
+
+
+def _by_round(matches: list[BracketMatch]) -> dict[int, list[BracketMatch]]:
+    rounds: dict[int, list[BracketMatch]] = {}
+    for match in matches:
+        rounds.setdefault(match.round, []).append(match)
+    return rounds
+
+
+class _SideDraw:
+    """A draw fed by the main draw's losers (consolation, or double elimination's losers)."""
+
+    def __init__(self, prefix: str, draw: str, first_losers: list[Source]) -> None:
+        self.prefix, self.draw = prefix, draw
+        self.matches: list[BracketMatch] = []
+        self.round = 1
+        self.current = first_losers if len(first_losers) == 1 else self.pair(first_losers)
+
+    def pair(self, sources: list[Source]) -> list[Source]:
+        made, winners = _pair_up(sources, self.prefix, self.draw, self.round)
+        self.matches += made
+        self.round += 1
+        return winners
+
+    def feed(self, losers: list[Source], *, cross: bool) -> None:
+        """Bring in a main round's losers, one against each player still in this draw."""
+        while len(self.current) > len(losers):
+            self.current = self.pair(self.current)
+        if cross:
+            losers = list(reversed(losers))  # so players who met in the main draw part early
+        self.current = self.pair(
+            [s for pair in zip(self.current, losers, strict=True) for s in pair]
+        )
+
+    def finish(self) -> None:
+        while len(self.current) > 1:
+            self.current = self.pair(self.current)
+
+
+def with_consolation(entrants: int, *, progressive: bool = False) -> Bracket:
+    """The main draw plus a consolation for its losers.
+
+    First-round losers play a bracket of their own; with ``progressive`` the
+    losers of each later main round (up to the semi-finals) join the
+    consolation in a later round, so nobody's event ends with one defeat early.
+    """
+    main = _main_draw(entrants)
+    rounds = _by_round(main)
+    last = max(rounds)
+    side = _SideDraw("C", "consolation", [LoserOf(m.key) for m in rounds[1]])
+    if progressive:
+        for main_round in range(2, last):
+            side.feed([LoserOf(m.key) for m in rounds[main_round]], cross=main_round % 2 == 0)
+    side.finish()
+    return Bracket(entrants, bracket_size(entrants), tuple(main + side.matches))
+
+
+def double_elimination(entrants: int) -> Bracket:
+    """Winners' draw, a losers' draw fed by every main round, and the final (reset if needed)."""
+    main = _main_draw(entrants)
+    rounds = _by_round(main)
+    last = max(rounds)
+    side = _SideDraw("L", "losers", [LoserOf(m.key) for m in rounds[1]])
+    for main_round in range(2, last + 1):
+        side.feed([LoserOf(m.key) for m in rounds[main_round]], cross=main_round % 2 == 0)
+    side.finish()
+    champion = WinnerOf(rounds[last][0].key)
+    final = BracketMatch("F1-1", "final", 1, 1, (champion, side.current[0]))
+    return Bracket(
+        entrants, bracket_size(entrants), tuple([*main, *side.matches, final]), reset_final=True
+    )
+
+
+@dataclass
+class Outcome:
+    """A bracket played through: each match's two players and winner, and who won it all."""
+
+    players: dict[str, tuple[int | None, int | None]]
+    winners: dict[str, int | None]
+    champion: int | None
+    losses: dict[int, int]
+
+
+def play_out(bracket: Bracket, choose: Callable[[int, int, BracketMatch], int]) -> Outcome:
+    """Resolve every match in order; a bye (or a missing side) advances the other at once."""
+    players: dict[str, tuple[int | None, int | None]] = {}
+    winners: dict[str, int | None] = {}
+    losers: dict[str, int | None] = {}
+    losses: dict[int, int] = {n: 0 for n in range(1, bracket.entrants + 1)}
+
+    def resolve(source: Source) -> int | None:
+        if isinstance(source, Seed):
+            return source.number
+        if isinstance(source, WinnerOf):
+            return winners[source.key]
+        if isinstance(source, LoserOf):
+            return losers[source.key]
+        return None
+
+    for match in bracket.matches:
+        a, b = (resolve(s) for s in match.sources)
+        players[match.key] = (a, b)
+        if a is None or b is None:
+            winners[match.key], losers[match.key] = (a if b is None else b), None
+            continue
+        winner = choose(a, b, match)
+        loser = b if winner == a else a
+        winners[match.key], losers[match.key] = winner, loser
+        losses[loser] += 1
+    finals = [m for m in bracket.matches if m.draw == "final"] or [
+        m for m in bracket.matches if m.draw == "main"
+    ]
+    last = finals[-1]
+    champion = winners[last.key]
+    if bracket.reset_final and champion is not None and losses[champion] == 1:
+        a, b = players[last.key]
+        if a is not None and b is not None:  # the winners' champion lost once: play again
+            again = choose(a, b, last)
+            loser = b if again == a else a
+            losses[loser] += 1
+            champion = again
+    return Outcome(players, winners, champion, losses)
+
+
+def random_results(rng: random.Random) -> Callable[[int, int, BracketMatch], int]:
+    return lambda a, b, match: rng.choice((a, b))
+
+
+def seeds_in_order(sources: Sequence[Source]) -> list[int]:
+    return [s.number for s in sources if isinstance(s, Seed)]
