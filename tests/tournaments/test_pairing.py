@@ -223,3 +223,17 @@ def test_double_elimination_takes_two_losses_to_go_out(count, seed):
         assert losses == (2 if player != outcome.champion else losses)
     assert outcome.losses[outcome.champion] <= 1
     assert len(real_matches(outcome)) in (2 * count - 2, 2 * count - 3)
+
+
+def test_a_big_swiss_field_pairs_everyone_without_rematches():
+    from tournaments.pairing.bench import swiss_field
+
+    field = swiss_field(300, random.Random(5))  # large enough for the windowed search
+    pairings = swiss_round(field)
+    seen = [p.first for p in pairings] + [p.second for p in pairings if p.second is not None]
+    assert sorted(seen) == list(range(300))
+    assert not [p for p in pairings if "rematch" in p.reason]
+    wins = {p.key: p.wins for p in field}
+    floats = [p for p in pairings if p.second is not None and wins[p.first] != wins[p.second]]
+    assert all(abs(wins[p.first] - wins[p.second]) == 1 for p in floats)
+    assert len(floats) <= 3  # at most one float between neighbouring score groups

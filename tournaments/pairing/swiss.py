@@ -48,6 +48,29 @@ class Pairing:
         return f"{self.first} v {self.second}: {self.reason}"
 
 
+WINDOW_FROM = 96  # fields larger than this try the windowed graph first
+WINDOW = 48  # how far apart in the standings two candidates may be
+
+
+def _met(a: SwissPlayer, b: SwissPlayer) -> bool:
+    return b.key in a.opponents or a.key in b.opponents
+
+
+def _matching(standing: Sequence[SwissPlayer], window: int) -> set[tuple[int, int]]:
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(standing)))
+    for i, a in enumerate(standing):
+        for j in range(i + 1, min(len(standing), i + 1 + window)):
+            b = standing[j]
+            if _met(a, b):
+                weight = REMATCH_WEIGHT
+            else:
+                # tie-break: within a group prefer neighbours in the standings
+                weight = SCORE_WEIGHT - FLOAT_COST * (a.wins - b.wins) ** 2 - (j - i)
+            graph.add_edge(i, j, weight=weight)
+    return nx.max_weight_matching(graph, maxcardinality=True)
+
+
 def _wins(count: int) -> str:
     return f"{count} win{'s' if count != 1 else ''}"
 
@@ -67,22 +90,21 @@ def swiss_round(players: Sequence[SwissPlayer]) -> list[Pairing]:
         )
         bye_pairing.append(Pairing(bye.key, None, reason))
         standing = [p for p in standing if p is not bye]
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(standing)))
-    for i, a in enumerate(standing):
-        for j in range(i + 1, len(standing)):
-            b = standing[j]
-            if b.key in a.opponents or a.key in b.opponents:
-                weight = REMATCH_WEIGHT
-            else:
-                # tie-break: within a group prefer neighbours in the standings
-                weight = SCORE_WEIGHT - FLOAT_COST * (a.wins - b.wins) ** 2 - (j - i)
-            graph.add_edge(i, j, weight=weight)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    matching = None
+    if len(standing) > WINDOW_FROM:
+        # a big field: only players near each other in the standings are candidates, which
+        # is where the weights send them anyway; kept only if it pairs everyone cleanly
+        matching = _matching(standing, WINDOW)
+        if len(matching) * 2 != len(standing) or any(
+            _met(standing[i], standing[j]) for i, j in matching
+        ):
+            matching = None
+    if matching is None:
+        matching = _matching(standing, len(standing))
     pairs = sorted(tuple(sorted(edge)) for edge in matching)
     for i, j in pairs:
         a, b = standing[i], standing[j]
-        if b.key in a.opponents or a.key in b.opponents:
+        if _met(a, b):
             reason = "rematch: no pairing of the whole field avoids one"
         elif a.wins == b.wins:
             reason = f"same score group ({_wins(a.wins)})"
