@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from rules.errors import RulesError
-from rules.match import GameResult, Outcome, checked_match, score_possible
+from rules.match import GameResult, Outcome, check_match_length, checked_match, score_possible
 
 from .models import AuditEntry, Game, Match
 
@@ -22,8 +22,6 @@ from .models import AuditEntry, Game, Match
 def match_create(
     *, player_a, player_b, length: int, date: datetime.date | None = None, user=None
 ) -> Match:
-    from rules.match import check_match_length
-
     if player_a == player_b:
         raise ValidationError(_("A match is played by two different players."))
     try:
