@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from rules.match import GameContext
+from rules.match import GameContext, match_winner
 from rules.match import Match as RulesMatch
 from tournaments.models import Player
 
@@ -61,8 +61,7 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
         return ScoreSheet(match, (), (0, 0), match.walkover_winner, None, None)
     if match.final_score_a is not None and match.final_score_b is not None:
         score = (match.final_score_a, match.final_score_b)
-        winner = 0 if score[0] >= match.length else 1 if score[1] >= match.length else None
-        return ScoreSheet(match, (), score, winner, None, None)
+        return ScoreSheet(match, (), score, match_winner(match.length, score), None, None)
     derived = RulesMatch(match.length, tuple(game.as_result() for game in games))
     rows = tuple(
         SheetRow(

@@ -158,10 +158,10 @@ def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> G
         raise ValidationError(_("Choose the winner."))
     if outcome is Outcome.RESIGNATION and resigned not in (1, 2, 3):
         raise ValidationError(_("Say what was resigned: a single game, a gammon or a backgammon."))
-    level = resigned if outcome is Outcome.RESIGNATION else outcome.multiplier
+    level = resigned if outcome is Outcome.RESIGNATION else None
     try:
-        return GameResult(winner=winner, points=cube * (level or 1), outcome=outcome, cube=cube)
-    except ValueError as error:
+        return Game(winner=winner, cube=cube, result=result, resigned=level).as_result()
+    except ValueError as error:  # e.g. a cube of 0: no game is worth nothing
         raise ValidationError(str(error)) from error
 
 

@@ -8,10 +8,9 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournaments.permissions import director_required
+from tournaments.tables import table_page
 
 from .filters import MatchFilter
 from .forms import FinalScoreForm, GameForm, MatchForm, WalkoverForm
@@ -29,18 +28,14 @@ from .tables import MatchTable
 
 def matches(request):
     filterset = MatchFilter(request.GET, queryset=match_list())
-    table = MatchTable(filterset.qs)
-    RequestConfig(request, paginate={"per_page": 25}).configure(table)
-    export = request.GET.get("_export")
-    if TableExport.is_valid_format(export):
-        return TableExport(export, table).response(f"matches.{export}")
-    return render(request, "matches.html", {"table": table, "filter": filterset})
+    return table_page(request, MatchTable(filterset.qs), filterset, "matches.html", "matches")
 
 
 def _page(request, match, status=200, **forms):
     sheet = match_score_sheet(match=match)
     context = {"match": match, "sheet": sheet, "audit": match_audit(match=match)}
-    if not sheet.over and not match.final_score_a and match.status != Match.Status.WALKOVER:
+    recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
+    if not sheet.over and not recorded:
         number = len(sheet.rows) + 1
         context["game_form"] = forms.get("game_form") or GameForm(
             match=match, initial={"number": number, "cube": 1, "result": "single"}

@@ -203,10 +203,7 @@ class Match:
     @property
     def winner(self) -> int | None:
         """Player 0 or 1 once one has reached the length, else None."""
-        for player in (0, 1):
-            if self.score[player] >= self.length:
-                return player
-        return None
+        return match_winner(self.length, self.score)
 
     @property
     def over(self) -> bool:
@@ -244,6 +241,18 @@ class Match:
     def add(self, result: GameResult) -> Match:
         """This match with one more game played."""
         return Match(self.length, (*self.results, result), holland=self.holland)
+
+
+def match_winner(length: int, score: tuple[int, int]) -> int | None:
+    """The player who has reached the length (the first to reach it wins, WBF 3), else None.
+
+    >>> match_winner(5, (3, 5)), match_winner(5, (4, 4))
+    (1, None)
+    """
+    for player in (0, 1):
+        if score[player] >= length:
+            return player
+    return None
 
 
 def check_result(context: GameContext, result: GameResult) -> None:

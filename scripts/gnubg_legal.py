@@ -23,14 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
-
-GNUBG = "/usr/games/gnubg"
 
 
 def outer() -> int:
+    from gnubg_common import GNUBG, run_in_gnubg
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
@@ -48,27 +46,18 @@ def outer() -> int:
             file=sys.stderr,
         )
         return 2
-    env = dict(
-        os.environ,
-        CRAWFORD_MATCHES=str(args.matches),
-        CRAWFORD_LENGTH=str(args.length),
-        CRAWFORD_SEED=str(args.seed),
-        CRAWFORD_NOISE=str(args.noise),
-        CRAWFORD_OUT=os.path.abspath(args.out),
-        CRAWFORD_MAT=os.path.abspath(args.export_mat) if args.export_mat else "",
+    done = run_in_gnubg(
+        "gnubg_legal.py",
+        {
+            "CRAWFORD_MATCHES": str(args.matches),
+            "CRAWFORD_LENGTH": str(args.length),
+            "CRAWFORD_SEED": str(args.seed),
+            "CRAWFORD_NOISE": str(args.noise),
+            "CRAWFORD_OUT": os.path.abspath(args.out),
+            "CRAWFORD_MAT": os.path.abspath(args.export_mat) if args.export_mat else "",
+        },
+        args.gnubg,
     )
-    with tempfile.TemporaryDirectory() as home:
-        env["HOME"] = home  # gnubg writes its settings there; keep the user's untouched
-        done = subprocess.run(
-            [args.gnubg, "-t", "-q", "-p", os.path.abspath(__file__)],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=3600,
-            check=False,
-        )
     if done.returncode != 0 or not os.path.exists(args.out):
         print(done.stderr[-2000:], file=sys.stderr)
         return 1
@@ -80,6 +69,9 @@ def outer() -> int:
 
 def inner() -> None:  # runs inside gnubg
     import gnubg  # type: ignore[import-not-found]
+
+    sys.path.insert(0, os.environ["CRAWFORD_SCRIPTS"])
+    from gnubg_common import self_play
 
     matches = int(os.environ["CRAWFORD_MATCHES"])
     length = int(os.environ["CRAWFORD_LENGTH"])
@@ -93,13 +85,7 @@ def inner() -> None:  # runs inside gnubg
     def run(command: str) -> None:
         gnubg.command(command)
 
-    run(f"set seed {seed}")
-    for player in (0, 1):
-        run(f"set player {player} gnubg")
-        for part in ("chequerplay", "cubedecision"):
-            run(f"set player {player} {part} evaluation plies 0")
-            run(f"set player {player} {part} evaluation noise {noise}")
-            run(f"set player {player} {part} evaluation deterministic off")
+    self_play(gnubg, seed, noise)
     seen = []
     keys = set()
     for number in range(matches):

@@ -23,34 +23,26 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 GNUBG = "/usr/games/gnubg"
+
 # gnubg runs this file without setting __file__; outside gnubg it is always set
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(globals().get("__file__", "."))))
 
 
-def run_gnubg(env_vars: dict[str, str], gnubg: str = GNUBG) -> None:
-    env = dict(os.environ, **env_vars)
-    with tempfile.TemporaryDirectory() as home:
-        env["HOME"] = home  # gnubg writes its settings there; keep the user's untouched
-        done = subprocess.run(
-            [gnubg, "-t", "-q", "-p", os.path.join(ROOT, "scripts", "gnubg_matches.py")],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=3600,
-            check=False,
-        )
+def run_gnubg(env_vars: dict[str, str], gnubg: str) -> None:
+    from gnubg_common import run_in_gnubg
+
+    done = run_in_gnubg("gnubg_matches.py", env_vars, gnubg)
     if done.returncode != 0:
         raise RuntimeError(f"gnubg failed: {done.stderr[-2000:]}")
 
 
-def selfplay(matches: int, length: int, seed: int, out: str, noise: float = 0.06) -> dict:
+def selfplay(
+    matches: int, length: int, seed: int, out: str, noise: float = 0.06, gnubg: str = GNUBG
+) -> dict:
     """Self-play matches exported to ``out``; returns gnubg's record of each, by file name."""
     os.makedirs(out, exist_ok=True)
     record = os.path.join(out, "gnubg-record.json")
@@ -63,20 +55,22 @@ def selfplay(matches: int, length: int, seed: int, out: str, noise: float = 0.06
             "CRAWFORD_NOISE": str(noise),
             "CRAWFORD_OUT": os.path.abspath(out),
             "CRAWFORD_JSON": record,
-        }
+        },
+        gnubg,
     )
     with open(record, encoding="utf-8") as handle:
         return json.load(handle)
 
 
-def read(files: list[str], out: str) -> dict:
+def read(files: list[str], out: str, gnubg: str = GNUBG) -> dict:
     """How gnubg imports each .mat file."""
     run_gnubg(
         {
             "CRAWFORD_TASK": "read",
             "CRAWFORD_FILES": json.dumps([os.path.abspath(f) for f in files]),
             "CRAWFORD_JSON": os.path.abspath(out),
-        }
+        },
+        gnubg,
     )
     with open(out, encoding="utf-8") as handle:
         return json.load(handle)
@@ -148,11 +142,11 @@ def outer() -> int:
         print(f"GNU Backgammon is not installed at {args.gnubg} (apt-get install gnubg)")
         return 2
     if args.command == "read":
-        result = read(args.files, args.out)
+        result = read(args.files, args.out, args.gnubg)
         print(f"{len(result)} files read by gnubg into {args.out}")
         return 0
     out = args.out or tempfile.mkdtemp(prefix="crawford-selfplay-")
-    record = selfplay(args.matches, args.length, args.seed, out, args.noise)
+    record = selfplay(args.matches, args.length, args.seed, out, args.noise, args.gnubg)
     print(f"{len(record)} matches played by gnubg in {out}")
     if args.command == "crosscheck":
         return 1 if compare(record, out) else 0
@@ -197,13 +191,10 @@ def inner() -> None:
         seed = int(os.environ["CRAWFORD_SEED"])
         noise = float(os.environ["CRAWFORD_NOISE"])
         out = os.environ["CRAWFORD_OUT"]
-        gnubg.command(f"set seed {seed}")
-        for player in (0, 1):
-            gnubg.command(f"set player {player} gnubg")
-            for part in ("chequerplay", "cubedecision"):
-                gnubg.command(f"set player {player} {part} evaluation plies 0")
-                gnubg.command(f"set player {player} {part} evaluation noise {noise}")
-                gnubg.command(f"set player {player} {part} evaluation deterministic off")
+        sys.path.insert(0, os.environ["CRAWFORD_SCRIPTS"])
+        from gnubg_common import self_play
+
+        self_play(gnubg, seed, noise)
         for number in range(int(os.environ["CRAWFORD_MATCHES"])):
             gnubg.command(f"new match {int(os.environ['CRAWFORD_LENGTH'])}")
             name = f"selfplay-{seed}-{number + 1}.mat"

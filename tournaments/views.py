@@ -4,8 +4,6 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from matches.selectors import match_list, player_matches, player_record
 from matches.tables import MatchTable
@@ -16,7 +14,7 @@ from .models import Player
 from .permissions import director_required
 from .selectors import player_list
 from .services import player_create
-from .tables import PlayerTable
+from .tables import PlayerTable, table_page
 
 
 def home(request):
@@ -24,19 +22,9 @@ def home(request):
     return render(request, "home.html", {"recent": recent})
 
 
-def _table_page(request, table, filterset, template, title, export_name):
-    RequestConfig(request, paginate={"per_page": 25}).configure(table)
-    export = request.GET.get("_export")
-    if TableExport.is_valid_format(export):
-        return TableExport(export, table).response(f"{export_name}.{export}")
-    return render(request, template, {"table": table, "filter": filterset, "title": title})
-
-
 def players(request):
     filterset = PlayerFilter(request.GET, queryset=player_list())
-    return _table_page(
-        request, PlayerTable(filterset.qs), filterset, "players.html", _("Players"), "players"
-    )
+    return table_page(request, PlayerTable(filterset.qs), filterset, "players.html", "players")
 
 
 def player(request, pk: int):
