@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.match import GameResult, Outcome
-from tournaments.models import Player
+from tournaments.models import Event, Player
 
 CUBE_VALUES = [2**k for k in range(13)]  # 1 to 4096
 
@@ -50,6 +50,14 @@ class Match(models.Model):
     final_score_a = models.PositiveSmallIntegerField(null=True, blank=True)
     final_score_b = models.PositiveSmallIntegerField(null=True, blank=True)
     walkover_winner = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)  # the order ratings are applied in
+    # a place in a tournament: the event, its round, and for knockouts the bracket's match key
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="matches"
+    )
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    bracket_key = models.CharField(max_length=12, blank=True)
+    pairing_reason = models.CharField(_("why this pairing"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -71,6 +79,16 @@ class Match(models.Model):
                 | models.Q(final_score_a__isnull=False, final_score_b__isnull=False),
                 name="match_final_score_both_or_neither",
             ),
+            models.UniqueConstraint(
+                fields=["event", "bracket_key"],
+                condition=~models.Q(bracket_key=""),
+                name="match_bracket_place_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(event__isnull=False)
+                | models.Q(round__isnull=True, bracket_key=""),
+                name="match_round_only_in_an_event",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -78,6 +96,10 @@ class Match(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("match", args=[self.pk])
+
+    @property
+    def decided(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.WALKOVER)
 
     def player(self, side: int) -> Player:
         return self.player_a if side == 0 else self.player_b

@@ -10,6 +10,7 @@ import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -75,9 +76,9 @@ def game_record(
                 result=result,
                 resigned=resigned if result == Outcome.RESIGNATION.value else None,
             )
-            locked.status = Match.Status.FINISHED if derived.over else Match.Status.IN_PLAY
-            locked.save(update_fields=["status"])
+            _set_status(locked, derived.over)
             _audit(locked, user, "game recorded", None, _game_facts(game))
+            _settled(locked, user)
     except IntegrityError as error:  # the unique (match, number) caught a simultaneous save
         raise ValidationError(
             _("Game %(number)s was just recorded by someone else: reload the sheet.")
@@ -93,6 +94,7 @@ def game_correct(
     new = _game_result(winner, cube, result, resigned)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=game.match_id)
+        _correctable(locked)
         games = list(locked.games.order_by("number"))
         target = next(g for g in games if g.pk == game.pk)
         before = _game_facts(target)
@@ -101,9 +103,9 @@ def game_correct(
         target.winner, target.cube, target.result = winner, cube, result
         target.resigned = resigned if result == Outcome.RESIGNATION.value else None
         target.save()
-        locked.status = Match.Status.FINISHED if derived.over else Match.Status.IN_PLAY
-        locked.save(update_fields=["status"])
+        _set_status(locked, derived.over)
         _audit(locked, user, "game corrected", before, _game_facts(target))
+        _settled(locked, user, corrected=True)
     return target
 
 
@@ -124,11 +126,15 @@ def match_record_final_score(*, match: Match, score_a: int, score_b: int, user=N
                 )
                 % {"a": score_a, "b": score_b, "length": locked.length}
             )
+        corrected = locked.final_score_a is not None
+        if corrected:
+            _correctable(locked)
         before = _match_facts(locked)
         locked.final_score_a, locked.final_score_b = score
-        locked.status = Match.Status.FINISHED
-        locked.save()
+        locked.save(update_fields=["final_score_a", "final_score_b"])
+        _set_status(locked, True)
         _audit(locked, user, "final score recorded", before, _match_facts(locked))
+        _settled(locked, user, corrected=corrected)
     return locked
 
 
@@ -143,10 +149,35 @@ def match_walkover(*, match: Match, winner: int, user=None) -> Match:
         locked.walkover_winner = winner
         locked.save()
         _audit(locked, user, "walkover", before, _match_facts(locked))
+        _settled(locked, user)
     return locked
 
 
 # --- helpers ---------------------------------------------------------------------------
+
+
+def _set_status(match: Match, over: bool) -> None:
+    """Finished or in play; the moment it first finished orders the rating history."""
+    match.status = Match.Status.FINISHED if over else Match.Status.IN_PLAY
+    if over and match.finished_at is None:
+        match.finished_at = timezone.now()
+    elif not over:
+        match.finished_at = None
+    match.save(update_fields=["status", "finished_at"])
+
+
+# A tournament builds on matches (next matches, ratings); matches call it after each result
+# through these two functions, imported when called because tournaments imports this module.
+def _correctable(match: Match) -> None:
+    from tournaments.advancement import match_correction_check
+
+    match_correction_check(match=match)
+
+
+def _settled(match: Match, user, *, corrected: bool = False) -> None:
+    from tournaments.advancement import match_result_changed
+
+    match_result_changed(match=match, user=user, corrected=corrected)
 
 
 def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> GameResult:

@@ -1,10 +1,18 @@
-"""Players (tournaments arrive in a later issue)."""
+"""Players, tournaments, their events and entries, and rating history.
+
+What can be derived is not stored: brackets, standings, the current round and a
+knockout's champion come from the entries' seeds and the matches' results (see
+:mod:`tournaments.selectors`).
+"""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import models
+from django.db.models.functions import Mod
+from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -35,3 +43,202 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="directed_tournaments",
+        verbose_name=_("directors"),
+        blank=True,
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(name=""), name="tournament_has_a_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", args=[self.pk])
+
+
+class Event(models.Model):
+    """One competition within a tournament: a knockout, a Swiss, round robin pools."""
+
+    class Format(models.TextChoices):
+        SINGLE = "single", _("single elimination")
+        CONSOLATION = "consolation", _("single elimination with a consolation for round 1 losers")
+        PROGRESSIVE = "progressive", _("single elimination with a progressive consolation")
+        DOUBLE = "double", _("double elimination")
+        LAST_CHANCE = "last_chance", _("last chance (knockout for players already out)")
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("round robin pools")
+
+    class Seeding(models.TextChoices):
+        RANDOM = "random", _("random draw (the seed is published)")
+        RATING = "rating", _("by rating")
+        STANDINGS = "standings", _("by the standings of the event it is cut from")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="events", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    seeding = models.CharField(
+        _("draw"), max_length=10, choices=Seeding.choices, default=Seeding.RANDOM
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
+    cut = models.PositiveSmallIntegerField(
+        _("cut to a knockout of"), null=True, blank=True, help_text=_("players; empty for none")
+    )
+    pools = models.PositiveSmallIntegerField(_("pools"), null=True, blank=True)
+    # a knockout cut from a Swiss is fed by it
+    parent = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+    )
+    draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(name=""), name="event_has_a_name"),
+            models.CheckConstraint(
+                condition=~models.Q(format="swiss") | models.Q(swiss_rounds__gte=1),
+                name="event_swiss_has_rounds",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(format="round_robin") | models.Q(pools__gte=1),
+                name="event_round_robin_has_pools",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(cut__isnull=True) | models.Q(format="swiss", cut__gte=2),
+                name="event_cut_only_from_a_swiss",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("event", args=[self.pk])
+
+    @property
+    def drawn(self) -> bool:
+        return self.drawn_at is not None
+
+    @property
+    def knockout(self) -> bool:
+        return self.format not in (self.Format.SWISS, self.Format.ROUND_ROBIN)
+
+    def length_for(self, round_number: int) -> int:
+        """Each round's length; the last one given holds for any later round."""
+        lengths = [r.length for r in self.rounds.all()]
+        return lengths[min(round_number, len(lengths)) - 1]
+
+
+class Round(models.Model):
+    """A round's match length: 5, 5, 7, 7, 9, 11 in the final."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    length = models.PositiveSmallIntegerField(_("match length"))
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_once_an_event"),
+            models.CheckConstraint(
+                condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
+                name="round_length_odd_positive",
+                violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
+            ),
+        ]
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("registered")
+        CHECKED_IN = "checked_in", _("checked in")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.REGISTERED
+    )
+    seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)  # set by the draw
+    pool = models.PositiveSmallIntegerField(_("pool"), null=True, blank=True)  # round robin
+
+    class Meta:
+        ordering = ["event", "seed", "player__name", "id"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_once_an_event"),
+            models.UniqueConstraint(
+                fields=["event", "seed"],
+                condition=models.Q(seed__isnull=False),
+                name="entry_seed_once_an_event",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1),
+                name="entry_seed_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event.name}"
+
+    @property
+    def pool_name(self) -> str:
+        return "" if self.pool is None else chr(ord("A") + self.pool - 1)
+
+
+class Bye(models.Model):
+    """A Swiss round's bye: a win without a match."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveSmallIntegerField(_("round"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["event", "round"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "round"], name="bye_once_a_round"),
+        ]
+
+
+class RatingChange(models.Model):
+    """One finished match's effect on one player's rating (FIBS formula, ratings.py)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    order = models.PositiveIntegerField()  # the match's place in the history of finished matches
+    rating_before = models.DecimalField(max_digits=7, decimal_places=2)
+    rating_after = models.DecimalField(max_digits=7, decimal_places=2)
+    experience_after = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["player", "-order"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="rating_change_once_a_match"),
+        ]
+
+    @property
+    def change(self) -> Decimal:
+        return self.rating_after - self.rating_before

@@ -1,9 +1,375 @@
-"""Reading players."""
+"""Reading players, tournaments and events: brackets, standings and rounds are derived here.
 
-from django.db.models import QuerySet
+A knockout's state comes from the pure bracket (:mod:`tournaments.pairing.bracket`),
+the entries' seeds and the winners of the matches played; standings come from the
+finished matches through :mod:`tournaments.pairing.standings`. Nothing here writes.
+"""
 
-from .models import Player
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from matches.models import Game, Match
+from matches.selectors import ScoreSheet, match_score_sheet
+
+from .models import Bye, Entry, Event, Player, RatingChange, Tournament
+from .pairing.bracket import (
+    PENDING,
+    Bracket,
+    BracketState,
+    Slot,
+    double_elimination,
+    resolve,
+    single_elimination,
+    with_consolation,
+)
+from .pairing.standings import Result, Standing, round_robin_standings, swiss_standings
 
 
 def player_list() -> QuerySet[Player]:
     return Player.objects.all()
+
+
+def player_rating_history(*, player: Player) -> QuerySet[RatingChange]:
+    return player.rating_changes.select_related(
+        "match__player_a", "match__player_b", "match__event__tournament"
+    )
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.annotate(event_count=Count("events"))
+
+
+def tournament_events(*, tournament: Tournament) -> QuerySet[Event]:
+    return tournament.events.prefetch_related("rounds").annotate(
+        entry_count=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN))
+    )
+
+
+def event_entries(*, event: Event) -> QuerySet[Entry]:
+    return event.entries.select_related("player").order_by("seed", "player__name", "id")
+
+
+def event_matches(*, event: Event) -> QuerySet[Match]:
+    """Every match of the event with its players and games, in a fixed number of queries."""
+    return (
+        Match.objects.filter(event=event)
+        .select_related("player_a", "player_b")
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+        .order_by("round", "id")
+    )
+
+
+# --- knockouts ---------------------------------------------------------------------------
+
+SHAPES = {
+    Event.Format.SINGLE: single_elimination,
+    Event.Format.LAST_CHANCE: single_elimination,
+    Event.Format.CONSOLATION: with_consolation,
+    Event.Format.PROGRESSIVE: lambda n: with_consolation(n, progressive=True),
+    Event.Format.DOUBLE: double_elimination,
+}
+
+
+def event_bracket(*, event: Event, entrants: int) -> Bracket:
+    return SHAPES[event.format](entrants)
+
+
+@dataclass(frozen=True)
+class Knockout:
+    """A knockout as it stands: the bracket, each place's state, and the real matches."""
+
+    bracket: Bracket
+    state: BracketState
+    players: dict[int, Player]  # seed -> player
+    matches: dict[str, Match]  # bracket key -> match
+    sheets: dict[int, ScoreSheet]  # match id -> its score sheet
+
+    def player(self, side) -> Player | None:
+        return self.players.get(side) if isinstance(side, int) else None
+
+    @property
+    def champion(self) -> Player | None:
+        return self.player(self.state.champion)
+
+
+def event_knockout(
+    *, event: Event, entries: list[Entry] | None = None, matches: list[Match] | None = None
+) -> Knockout | None:
+    """None before the draw. Results are read from the matches' sheets (rules derive them)."""
+    if not event.drawn or not event.knockout:
+        return None
+    entries = entries if entries is not None else list(event_entries(event=event))
+    matches = matches if matches is not None else list(event_matches(event=event))
+    players = {e.seed: e.player for e in entries if e.seed is not None}
+    seed_of = {p.pk: seed for seed, p in players.items()}
+    bracket = event_bracket(event=event, entrants=len(players))
+    by_key = {m.bracket_key: m for m in matches if m.bracket_key}
+    sheets = {m.pk: match_score_sheet(match=m) for m in matches}
+    results = {}
+    for key, match in by_key.items():
+        sheet = sheets[match.pk]
+        if sheet.winner is not None:
+            results[key] = seed_of[match.player(sheet.winner).pk]
+    return Knockout(bracket, resolve(bracket, results), players, by_key, sheets)
+
+
+def knockout_players_alive(knockout: Knockout) -> set[int]:
+    """Player ids who may still play in the knockout (or have won it)."""
+    alive = {knockout.state.champion} if knockout.state.champion is not PENDING else set()
+    for slot in knockout.state.slots.values():
+        if slot.winner is PENDING:
+            alive.update(s for s in (slot.first, slot.second) if isinstance(s, int))
+    return {knockout.players[s].pk for s in alive if isinstance(s, int)}
+
+
+# --- the bracket as drawn on the page ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketLine:
+    """One side of a match box: a name (or "bye", or a place still to be decided)."""
+
+    name: str
+    seed: int | None
+    score: int | None
+    won: bool
+    bye: bool
+    pending: str  # e.g. "winner of M1-3" while unknown
+
+
+@dataclass(frozen=True)
+class BracketBox:
+    key: str
+    lines: tuple[BracketLine, BracketLine]
+    match: Match | None
+    length: int
+
+    @property
+    def walkover(self) -> bool:
+        return self.match is not None and self.match.status == Match.Status.WALKOVER
+
+
+@dataclass(frozen=True)
+class BracketColumn:
+    title: str
+    boxes: tuple[BracketBox, ...]
+
+
+@dataclass(frozen=True)
+class BracketSection:
+    """What prints on one page: a draw, or a 32-player part of a big main draw."""
+
+    title: str
+    columns: tuple[BracketColumn, ...]
+
+
+DRAW_TITLES = {"main": "Main draw", "consolation": "Consolation", "losers": "Losers' draw"}
+PAGE_ENTRANTS = 32  # one landscape page holds a 32-player draw
+
+
+def _source_text(source) -> str:
+    from .pairing.bracket import LoserOf, WinnerOf
+
+    if isinstance(source, WinnerOf):
+        return f"winner of {source.key}"
+    if isinstance(source, LoserOf):
+        return f"loser of {source.key}"
+    return ""
+
+
+def _box(event: Event, knockout: Knockout, slot: Slot) -> BracketBox:
+    match = knockout.matches.get(slot.match.key)
+    sheet = knockout.sheets.get(match.pk) if match else None
+    lines = []
+    for index, side in enumerate((slot.first, slot.second)):
+        player = knockout.player(side)
+        score = None
+        played = sheet is not None and (sheet.rows or sheet.match.final_score_a is not None)
+        if played and player is not None:
+            score = sheet.score[0 if sheet.match.player_a_id == player.pk else 1]
+        lines.append(
+            BracketLine(
+                name=player.name if player else "",
+                seed=side if isinstance(side, int) else None,
+                score=score,
+                won=side is not None and side is not PENDING and slot.winner == side,
+                bye=side is None,
+                pending=_source_text(slot.match.sources[index]) if side is PENDING else "",
+            )
+        )
+    length = event.length_for(999 if slot.match.draw == "final" else slot.match.round)
+    return BracketBox(slot.match.key, (lines[0], lines[1]), match, length)
+
+
+def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketSection]:
+    """The bracket in printable sections: each draw on its own page; a main draw of more
+    than 32 entrants split into 32-player parts, then a page for the rounds after them."""
+    sections = []
+    slots = knockout.state.slots
+    for draw in ("main", "consolation", "losers"):
+        rounds = knockout.bracket.rounds(draw)
+        if not rounds:
+            continue
+        title = DRAW_TITLES[draw]
+        columns = [
+            [_box(event, knockout, slots[m.key]) for m in round_matches] for round_matches in rounds
+        ]
+        if draw == "main" and len(columns[0]) * 2 > PAGE_ENTRANTS:
+            per_page = PAGE_ENTRANTS // 2
+            parts = len(columns[0]) // per_page
+            for part in range(parts):
+                part_columns = []
+                for r, column in enumerate(columns):
+                    width = per_page >> r
+                    if width < 1:
+                        break
+                    part_columns.append(column[part * width : (part + 1) * width])
+                sections.append(
+                    _section(f"{title} ({part + 1}/{parts + 1})", part_columns, start=1)
+                )
+            later = [c for r, c in enumerate(columns) if (per_page >> r) < 1]
+            start = len(columns) - len(later) + 1
+            sections.append(_section(f"{title} ({parts + 1}/{parts + 1})", later, start=start))
+        else:
+            sections.append(_section(title, columns, start=1))
+    finals = [slots[m.key] for m in knockout.bracket.matches if m.draw == "final"]
+    if "F2-1" in slots:
+        finals.append(slots["F2-1"])
+    if finals:
+        sections.append(
+            BracketSection(
+                "Final",
+                (BracketColumn("Final", tuple(_box(event, knockout, s) for s in finals)),),
+            )
+        )
+    return sections
+
+
+def _section(title: str, columns: list[list[BracketBox]], *, start: int) -> BracketSection:
+    return BracketSection(
+        title,
+        tuple(
+            BracketColumn(f"Round {start + i}", tuple(column)) for i, column in enumerate(columns)
+        ),
+    )
+
+
+# --- Swiss and round robin ---------------------------------------------------------------
+
+
+def _results(matches: list[Match]) -> list[Result]:
+    found = []
+    for match in matches:
+        sheet = match_score_sheet(match=match)
+        if sheet.winner is None:
+            continue
+        found.append(
+            Result(
+                match.player_a_id,
+                match.player_b_id,
+                match.player(sheet.winner).pk,
+                *(sheet.score if match.status != Match.Status.WALKOVER else (0, 0)),
+            )
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    player: Player
+    pool: str
+
+
+def event_standings(
+    *, event: Event, entries: list[Entry] | None = None, matches: list[Match] | None = None
+) -> list[StandingRow]:
+    """Swiss: wins, Buchholz, median; round robin: wins, head-to-head, points difference
+    (per pool, pools one after another). Empty for knockouts and before the draw."""
+    if not event.drawn or event.knockout:
+        return []
+    entries = entries if entries is not None else list(event_entries(event=event))
+    matches = matches if matches is not None else list(event_matches(event=event))
+    drawn = [e for e in entries if e.seed is not None]
+    players = {e.player_id: e.player for e in drawn}
+    if event.format == Event.Format.SWISS:
+        byes: dict[int, int] = {}
+        for bye in event.byes.all():
+            byes[bye.player_id] = byes.get(bye.player_id, 0) + 1
+        seeds = {e.player_id: e.seed for e in drawn}
+        table = swiss_standings(_results(matches), seeds=seeds, byes=byes)
+        return [StandingRow(s, players[s.key], "") for s in table]
+    rows = []
+    for pool in sorted({e.pool for e in drawn}):
+        members = [e for e in drawn if e.pool == pool]
+        ids = {e.player_id for e in members}
+        pool_matches = [m for m in matches if m.player_a_id in ids and m.player_b_id in ids]
+        seeds = {e.player_id: e.seed for e in members}
+        table = round_robin_standings(_results(pool_matches), seeds=seeds)
+        rows += [StandingRow(s, players[s.key], members[0].pool_name) for s in table]
+    return rows
+
+
+def event_current_round(*, event: Event, matches: list[Match]) -> int | None:
+    """The earliest round with a match still to finish; None when all are done."""
+    waiting = [m.round for m in matches if not m.decided and m.round is not None]
+    return min(waiting) if waiting else None
+
+
+@dataclass(frozen=True)
+class RoundPairings:
+    number: int
+    matches: tuple[Match, ...]
+    byes: tuple[str, ...]  # Swiss byes and round robin rests: who does not play
+    length: int
+
+
+def event_rounds(
+    *, event: Event, entries: list[Entry] | None = None, matches: list[Match] | None = None
+) -> list[RoundPairings]:
+    entries = entries if entries is not None else list(event_entries(event=event))
+    matches = matches if matches is not None else list(event_matches(event=event))
+    numbers = sorted({m.round for m in matches if m.round is not None})
+    byes = list(event.byes.select_related("player"))
+    rounds = []
+    for number in numbers:
+        in_round = tuple(m for m in matches if m.round == number)
+        resting: list[str] = [f"{b.player.name} ({b.reason})" for b in byes if b.round == number]
+        if event.format == Event.Format.ROUND_ROBIN:
+            playing = {p for m in in_round for p in (m.player_a_id, m.player_b_id)}
+            resting += [
+                e.player.name
+                for e in entries
+                if e.seed is not None
+                and e.player_id not in playing
+                and e.status != Entry.Status.WITHDRAWN
+            ]
+        rounds.append(RoundPairings(number, in_round, tuple(resting), event.length_for(number)))
+    return rounds
+
+
+def tournament_players_out(*, tournament: Tournament, player: Player) -> bool | None:
+    """For a last chance: True when the player has played a knockout here and is out of all
+    of them; None when they have not played one; False while they are still in one."""
+    seen = False
+    for event in tournament.events.filter(entries__player=player).exclude(
+        format=Event.Format.LAST_CHANCE
+    ):
+        knockout = event_knockout(event=event)
+        if knockout is None:
+            continue
+        seen = True
+        if player.pk in knockout_players_alive(knockout):
+            return False
+    return True if seen else None
+
+
+def event_player_matches(*, event: Event, player: Player) -> QuerySet[Match]:
+    return event_matches(event=event).filter(Q(player_a=player) | Q(player_b=player))
+
+
+def event_byes(*, event: Event) -> QuerySet[Bye]:
+    return event.byes.select_related("player")

@@ -152,7 +152,8 @@ def test_the_pairing_code_imports_no_django():
 
     code = (
         "import sys, tournaments.pairing.seeding, tournaments.pairing.swiss, "
-        "tournaments.pairing.roundrobin, tournaments.ratings; "
+        "tournaments.pairing.roundrobin, tournaments.pairing.bracket, "
+        "tournaments.pairing.standings, tournaments.ratings; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     )
     done = subprocess.run(
@@ -237,3 +238,138 @@ def test_a_big_swiss_field_pairs_everyone_without_rematches():
     floats = [p for p in pairings if p.second is not None and wins[p.first] != wins[p.second]]
     assert all(abs(wins[p.first] - wins[p.second]) == 1 for p in floats)
     assert len(floats) <= 3  # at most one float between neighbouring score groups
+
+
+# --- a bracket in progress, standings, pools ----------------------------------------------
+
+from tournaments.pairing.bracket import PENDING, RESET_KEY, resolve  # noqa: E402
+from tournaments.pairing.roundrobin import snake_pools  # noqa: E402
+from tournaments.pairing.standings import (  # noqa: E402
+    Result,
+    round_robin_standings,
+    swiss_standings,
+)
+
+shapes = st.sampled_from(
+    [
+        single_elimination,
+        with_consolation,
+        lambda n: with_consolation(n, progressive=True),
+        double_elimination,
+    ]
+)
+
+
+@given(shapes, entrants, seeds)
+def test_a_bracket_played_match_by_match_reaches_the_same_champion(shape, count, seed):
+    """The site plays a bracket one result at a time: it must agree with playing it at once."""
+    bracket = shape(count)
+    rng = random.Random(seed)
+    results: dict[str, int] = {}
+    state = resolve(bracket, results)
+    played = 0
+    while state.ready():
+        slot = rng.choice(state.ready())  # results arrive in any order
+        results[slot.match.key] = rng.choice((slot.first, slot.second))
+        played += 1
+        state = resolve(bracket, results)
+    assert state.champion in range(1, count + 1)
+    assert all(s.winner is not PENDING for s in state.slots.values())
+    # the same results played in bracket order give the same champion (play_out replays a
+    # reset final with its own choice, so that case is checked in the test below)
+    if RESET_KEY not in results:
+        assert play_out(bracket, lambda a, b, m: results[m.key]).champion == state.champion
+    # a walkthrough needs a bye or nobody on a side; everything else was played
+    assert played == sum(1 for s in state.slots.values() if not s.walkthrough)
+
+
+def test_a_double_elimination_final_is_replayed_when_the_losers_draw_wins_it():
+    bracket = double_elimination(2)  # M1-1: 1 v 2, L: the loser, F1-1: winner v loser
+    state = resolve(bracket, {"M1-1": 1})
+    final = state.slots["F1-1"]
+    assert (final.first, final.second) == (1, 2) and final.ready
+    state = resolve(bracket, {"M1-1": 1, "F1-1": 2})  # the unbeaten player loses once
+    assert state.slots[RESET_KEY].ready and state.champion is PENDING
+    assert resolve(bracket, {"M1-1": 1, "F1-1": 2, RESET_KEY: 2}).champion == 2
+    assert RESET_KEY not in resolve(bracket, {"M1-1": 1, "F1-1": 1}).slots
+
+
+def test_a_result_for_someone_not_in_the_match_is_refused():
+    with pytest.raises(ValueError, match="did not play"):
+        resolve(single_elimination(4), {"M1-1": 2})
+
+
+@given(st.integers(2, 40), st.integers(1, 6))
+def test_snake_pools_share_the_seeds_out_evenly(count, pools):
+    if count < 2 * pools:
+        with pytest.raises(ValueError):
+            snake_pools(list(range(1, count + 1)), pools)
+        return
+    dealt = snake_pools(list(range(1, count + 1)), pools)
+    assert sorted(p for pool in dealt for p in pool) == list(range(1, count + 1))
+    assert max(map(len, dealt)) - min(map(len, dealt)) <= 1
+    assert [pool[0] for pool in dealt] == list(range(1, pools + 1))  # top seeds apart
+
+
+def test_swiss_tie_breaks_are_wins_then_buchholz_then_median():
+    seeds = {k: i for i, k in enumerate("ABCDEF", start=1)}
+    results = [
+        Result("A", "B", "A"),
+        Result("C", "D", "C"),
+        Result("E", "F", "F"),
+        Result("A", "C", "A"),
+        Result("B", "F", "B"),
+        Result("D", "E", "E"),
+    ]
+    rows = {r.key: r for r in swiss_standings(results, seeds=seeds)}
+    assert rows["A"].wins == 2 and rows["A"].rank == 1
+    # B and C and E and F are on one win: Buchholz parts them
+    assert rows["B"].buchholz == rows["A"].wins + rows["F"].wins == 3
+    assert rows["E"].buchholz == rows["F"].wins + rows["D"].wins == 1
+    order = [r.key for r in swiss_standings(results, seeds=seeds)]
+    assert order.index("B") < order.index("E")
+
+
+def test_swiss_median_drops_the_best_and_worst_opponent():
+    seeds = {k: i for i, k in enumerate("ABCDEFGH", start=1)}
+    results = [Result("A", "B", "A"), Result("A", "C", "A"), Result("A", "D", "A")]
+    results += [Result("B", "E", "B"), Result("B", "F", "B"), Result("C", "G", "C")]
+    row = next(r for r in swiss_standings(results, seeds=seeds) if r.key == "A")
+    assert row.buchholz == 2 + 1 + 0 and row.median == 1
+
+
+def test_a_swiss_bye_is_a_win_that_adds_nothing_to_buchholz():
+    seeds = {"A": 1, "B": 2, "C": 3}
+    rows = {r.key: r for r in swiss_standings([Result("A", "B", "B")], seeds=seeds, byes={"C": 1})}
+    assert (rows["C"].wins, rows["C"].byes, rows["C"].buchholz) == (1, 1, 0)
+    assert rows["B"].rank == rows["C"].rank == 1  # equal on every tie-break
+
+
+def test_round_robin_ties_go_to_head_to_head_then_points_difference():
+    seeds = {k: i for i, k in enumerate("ABCD", start=1)}
+    results = [
+        Result("A", "B", "B", 3, 5),  # B beat A
+        Result("A", "C", "A", 5, 0),
+        Result("A", "D", "A", 5, 1),
+        Result("B", "C", "C", 4, 5),
+        Result("B", "D", "B", 5, 4),
+        Result("C", "D", "D", 2, 5),
+    ]
+    order = [(r.key, r.wins, r.head_to_head) for r in round_robin_standings(results, seeds=seeds)]
+    # A and B on 2 wins: B won their match, so B is ahead of A despite A's bigger difference
+    assert order[:2] == [("B", 2, 1), ("A", 2, 0)]
+    # C and D on 1 win each and they split nothing: D beat C, head to head
+    assert [k for k, *_ in order[2:]] == ["D", "C"]
+
+
+def test_round_robin_three_way_tie_falls_to_points_difference():
+    seeds = {"A": 1, "B": 2, "C": 3}
+    results = [
+        Result("A", "B", "A", 5, 4),
+        Result("B", "C", "B", 5, 0),
+        Result("C", "A", "C", 5, 3),
+    ]
+    rows = round_robin_standings(results, seeds=seeds)
+    # one win each, one head-to-head win each: B +4, C -3, A -1
+    assert [(r.key, r.difference) for r in rows] == [("B", 4), ("A", -1), ("C", -3)]
+    assert [r.difference for r in rows] == sorted((r.difference for r in rows), reverse=True)

@@ -70,6 +70,11 @@ class Bracket:
     def match(self, key: str) -> BracketMatch:
         return self._by_key[key]
 
+    def final(self) -> BracketMatch:
+        """The match that decides the event: double elimination's final, else the main one's."""
+        finals = [m for m in self.matches if m.draw == "final"]
+        return finals[-1] if finals else [m for m in self.matches if m.draw == "main"][-1]
+
     def rounds(self, draw: str) -> list[list[BracketMatch]]:
         found: dict[int, list[BracketMatch]] = {}
         for match in self.matches:
@@ -227,10 +232,7 @@ def play_out(bracket: Bracket, choose: Callable[[int, int, BracketMatch], int]) 
         loser = b if winner == a else a
         winners[match.key], losers[match.key] = winner, loser
         losses[loser] += 1
-    finals = [m for m in bracket.matches if m.draw == "final"] or [
-        m for m in bracket.matches if m.draw == "main"
-    ]
-    last = finals[-1]
+    last = bracket.final()
     champion = winners[last.key]
     if bracket.reset_final and champion is not None and losses[champion] == 1:
         a, b = players[last.key]
@@ -248,3 +250,105 @@ def random_results(rng: random.Random) -> Callable[[int, int, BracketMatch], int
 
 def seeds_in_order(sources: Sequence[Source]) -> list[int]:
     return [s.number for s in sources if isinstance(s, Seed)]
+
+
+# --- a bracket in progress ------------------------------------------------------------
+
+
+class _Pending:
+    """A side not known yet: its match has not been played."""
+
+    def __repr__(self) -> str:
+        return "PENDING"
+
+
+PENDING = _Pending()
+# A side is a seed number, None (nobody: a bye, or the loser of a match that had a bye), or
+# PENDING.
+Side = int | None | _Pending
+
+RESET_KEY = "F2-1"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One match of a bracket as things stand: its two sides and, once known, who won."""
+
+    match: BracketMatch
+    first: Side
+    second: Side
+    winner: Side = PENDING
+
+    @property
+    def ready(self) -> bool:
+        """Both players known and the match still to be played."""
+        return (
+            isinstance(self.first, int) and isinstance(self.second, int) and self.winner is PENDING
+        )
+
+    @property
+    def walkthrough(self) -> bool:
+        """No match to play: a bye (or nobody) on one side advances the other at once."""
+        return self.first is None or self.second is None
+
+    @property
+    def loser(self) -> Side:
+        if self.winner is PENDING:
+            return PENDING
+        if self.walkthrough:
+            return None
+        return self.second if self.winner == self.first else self.first
+
+
+@dataclass(frozen=True)
+class BracketState:
+    slots: dict[str, Slot]
+    champion: Side
+
+    def ready(self) -> list[Slot]:
+        return [slot for slot in self.slots.values() if slot.ready]
+
+
+def resolve(bracket: Bracket, results: dict[str, int]) -> BracketState:
+    """Where everyone stands, from the winners (seed numbers) of the matches played so far.
+
+    A bye, or a side nobody fills, sends the other side on at once without a match;
+    in double elimination a final won by the losers' draw's player is played again
+    (key ``F2-1``), since only then has the winners' champion lost once.
+
+    >>> state = resolve(single_elimination(3), {"M1-2": 3})
+    >>> state.slots["M2-1"].first, state.slots["M2-1"].second
+    (1, 3)
+    >>> state.slots["M2-1"].ready, state.champion
+    (True, PENDING)
+    """
+    slots: dict[str, Slot] = {}
+
+    def side(source: Source) -> Side:
+        if isinstance(source, Seed):
+            return source.number
+        if isinstance(source, Bye):
+            return None
+        slot = slots[source.key]
+        return slot.winner if isinstance(source, WinnerOf) else slot.loser
+
+    for match in bracket.matches:
+        first, second = (side(s) for s in match.sources)
+        if first is PENDING or second is PENDING:
+            winner: Side = PENDING
+        elif first is None or second is None:
+            winner = second if first is None else first
+        else:
+            winner = results.get(match.key, PENDING)
+            if winner not in (first, second, PENDING):
+                raise ValueError(f"{match.key}: {winner} did not play in it")
+        slots[match.key] = Slot(match, first, second, winner)
+    last = bracket.final()
+    champion = slots[last.key].winner
+    if bracket.reset_final and champion is not PENDING and champion == slots[last.key].second:
+        again = BracketMatch(RESET_KEY, "final", 2, 1, last.sources)
+        final = slots[last.key]
+        winner = results.get(RESET_KEY, PENDING)
+        slots[RESET_KEY] = Slot(again, final.first, final.second, winner)
+        champion = winner
+    return BracketState(slots, champion)

@@ -33,3 +33,18 @@ def circle_rounds(players: Sequence[T]) -> list[list[tuple[T, T | None]]]:
         rounds.append([(a, b) if a is not None else (b, a) for a, b in pairs])  # type: ignore[misc]
         field = [field[0], field[-1], *field[1:-1]]
     return rounds  # type: ignore[return-value]
+
+
+def snake_pools(seeded: Sequence[T], pools: int) -> list[list[T]]:
+    """Deal players in seed order into pools A, B, C, C, B, A, A, ... so pools are even.
+
+    >>> snake_pools([1, 2, 3, 4, 5, 6, 7], 3)
+    [[1, 6, 7], [2, 5], [3, 4]]
+    """
+    if pools < 1 or len(seeded) < 2 * pools:
+        raise ValueError(f"{len(seeded)} players cannot fill {pools} pools of two or more")
+    dealt: list[list[T]] = [[] for _ in range(pools)]
+    for index, player in enumerate(seeded):
+        lap, place = divmod(index, pools)
+        dealt[place if lap % 2 == 0 else pools - 1 - place].append(player)
+    return dealt

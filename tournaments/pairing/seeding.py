@@ -58,3 +58,26 @@ def random_seeding(entrants: Sequence[T], rng: random.Random) -> list[T]:
     drawn = list(entrants)
     rng.shuffle(drawn)
     return drawn
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Repeat a published random draw: the seed, then the checked-in players' names.
+
+    The site shuffles the names in alphabetical order (ignoring case) with Python's
+    ``random.Random(seed)``; this prints the seeds it gave, so anyone can check a draw.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tournaments.pairing.seeding", description=main.__doc__
+    )
+    parser.add_argument("seed", type=int, help="the draw seed shown on the event's page")
+    parser.add_argument("names", nargs="+", help="the checked-in players, in any order")
+    options = parser.parse_args(argv)
+    alphabetical = sorted(options.names, key=str.casefold)
+    for number, name in enumerate(random_seeding(alphabetical, random.Random(options.seed)), 1):
+        print(f"{number:3}  {name}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+"""What follows a result: the next matches of a knockout, walkovers, and ratings.
+
+The match services (:mod:`matches.services`) call :func:`match_result_changed`
+inside the transaction that records or corrects a result, and
+:func:`match_correction_check` before a correction, so a finished match moves
+its winner (and its loser, where the event sends losers) on in the same
+transaction, and a result is not changed under a match that has already begun.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from matches.models import AuditEntry, Match
+from matches.selectors import match_score_sheet
+
+from .models import Entry, Event, Player, RatingChange
+from .ratings import fibs_update
+from .selectors import event_entries, event_knockout, event_matches
+
+CENT = Decimal("0.01")
+
+
+def match_correction_check(*, match: Match) -> None:
+    """US rules 4.10: a result stands once either player has started a later match."""
+    if match.event_id is None:
+        return
+    players = (match.player_a_id, match.player_b_id)
+    later = (
+        Match.objects.filter(event__tournament_id=match.event.tournament_id, id__gt=match.id)
+        .filter(Q(player_a_id__in=players) | Q(player_b_id__in=players))
+        .filter(Q(status=Match.Status.IN_PLAY) | Q(status=Match.Status.FINISHED))
+        .select_related("player_a", "player_b")
+        .first()
+    )
+    if later is not None:
+        raise ValidationError(
+            _(
+                "This result can no longer be corrected: %(players)s has started a later match "
+                "(%(later)s), US rules 4.10."
+            )
+            % {
+                "players": " / ".join(
+                    p.name for p in (later.player_a, later.player_b) if p.pk in players
+                ),
+                "later": str(later),
+            }
+        )
+
+
+def match_result_changed(*, match: Match, user=None, corrected: bool = False) -> None:
+    """Called by every match service that writes a result, in its transaction."""
+    if match.event_id is not None and match.event.knockout:
+        event_advance(event=match.event, user=user, cause=match)
+    ratings_after(match=match, corrected=corrected)
+
+
+def event_advance(*, event: Event, user=None, cause: Match | None = None) -> None:
+    """Bring the knockout's matches in line with its results.
+
+    Matches whose two players are now known are created; a bye or an empty side
+    sends the other player on without a match; a match not yet begun whose players
+    changed (a corrected result) is updated or removed; a withdrawn player's new
+    match is a walkover at once.
+    """
+    entries = list(event_entries(event=event))
+    knockout = event_knockout(event=event, entries=entries)
+    if knockout is None:
+        return
+    from matches.services import match_create, match_walkover  # matches builds on nothing here
+
+    withdrawn = {e.player_id for e in entries if e.status == Entry.Status.WITHDRAWN}
+    created = []
+    for key, slot in knockout.state.slots.items():
+        existing = knockout.matches.get(key)
+        a, b = knockout.player(slot.first), knockout.player(slot.second)
+        wanted = a is not None and b is not None
+        if existing is not None:
+            same = (existing.player_a_id, existing.player_b_id) == (
+                getattr(a, "pk", None),
+                getattr(b, "pk", None),
+            )
+            if same:
+                continue
+            _replace(existing, cause, user, a, b)
+            continue
+        if wanted:
+            round_number = 999 if slot.match.draw == "final" else slot.match.round
+            match = match_create(
+                player_a=a, player_b=b, length=event.length_for(round_number), user=user
+            )
+            match.event, match.round, match.bracket_key = event, slot.match.round, key
+            match.date = event.tournament.date
+            match.save(update_fields=["event", "round", "bracket_key", "date"])
+            created.append(match)
+    for key, existing in knockout.matches.items():
+        if key not in knockout.state.slots:  # a reset final no longer needed
+            _replace(existing, cause, user, None, None)
+    for match in created:
+        gone = [p for p in (match.player_a_id, match.player_b_id) if p in withdrawn]
+        if gone:
+            winner = 0 if match.player_b_id in gone and match.player_a_id not in gone else 1
+            match_walkover(match=match, winner=winner, user=user)
+
+
+def _replace(existing: Match, cause: Match | None, user, a, b) -> None:
+    """A corrected result changes who plays a later match, which nobody may have begun."""
+    if existing.status in (Match.Status.IN_PLAY, Match.Status.FINISHED):
+        raise ValidationError(
+            _("This result can no longer be corrected: %(later)s has begun (US rules 4.10).")
+            % {"later": str(existing)}
+        )
+    if cause is not None:
+        _audit_move(cause, user, existing, a, b)
+    if a is not None and b is not None:
+        existing.player_a, existing.player_b = a, b
+        existing.status, existing.walkover_winner = Match.Status.SCHEDULED, None
+        existing.save()
+    else:
+        existing.delete()
+
+
+def _audit_move(cause, user, existing: Match, a, b) -> None:
+    AuditEntry.objects.create(
+        match=cause,
+        user=user if user is not None and user.is_authenticated else None,
+        action="later match changed",
+        before={"match": existing.bracket_key, "players": str(existing)},
+        after={
+            "match": existing.bracket_key,
+            "players": " – ".join(p.name if p else "?" for p in (a, b)),
+        },
+    )
+
+
+def player_withdrawn_matches(*, event: Event, player: Player) -> list[Match]:
+    """The player's matches in the event not yet decided (a withdrawal makes them walkovers)."""
+    if not event.drawn:
+        return []
+    return [
+        m
+        for m in event_matches(event=event).filter(Q(player_a=player) | Q(player_b=player))
+        if not m.decided
+    ]
+
+
+# --- ratings -----------------------------------------------------------------------------
+
+
+def _rated(match: Match) -> tuple[Player, Player] | None:
+    """(winner, loser) of a match that counts for ratings: finished, not a walkover."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    sheet = match_score_sheet(match=match)
+    if sheet.winner is None:
+        return None
+    return match.player(sheet.winner), match.player(1 - sheet.winner)
+
+
+def _apply(order: int, match: Match, winner: Player, loser: Player) -> list[RatingChange]:
+    change = fibs_update(
+        winner=(float(winner.rating), winner.experience),
+        loser=(float(loser.rating), loser.experience),
+        length=match.length,
+    )
+    records = []
+    for player, rating, experience in (
+        (winner, change.winner_rating, change.winner_experience),
+        (loser, change.loser_rating, change.loser_experience),
+    ):
+        after = Decimal(str(rating)).quantize(CENT, rounding=ROUND_HALF_EVEN)
+        records.append(
+            RatingChange(
+                player=player,
+                match=match,
+                order=order,
+                rating_before=player.rating,
+                rating_after=after,
+                experience_after=experience,
+            )
+        )
+        player.rating, player.experience = after, experience
+    return records
+
+
+def ratings_after(*, match: Match, corrected: bool = False) -> None:
+    """A newly finished match moves both ratings; a change to a rated match re-derives all."""
+    already = RatingChange.objects.filter(match=match).exists()
+    if already or (corrected and RatingChange.objects.filter(match__id__gt=match.pk).exists()):
+        ratings_rederive()
+        return
+    rated = _rated(match)
+    if rated is None:
+        return
+    winner, loser = (Player.objects.select_for_update().get(pk=p.pk) for p in rated)
+    last = RatingChange.objects.order_by("-order").values_list("order", flat=True).first() or 0
+    records = _apply(last + 1, match, winner, loser)
+    RatingChange.objects.bulk_create(records)
+    Player.objects.bulk_update([winner, loser], ["rating", "experience"])
+
+
+def ratings_rederive() -> None:
+    """Every rating from the start, finished matches in the order they finished."""
+    from matches.selectors import match_list
+
+    players = {p.pk: p for p in Player.objects.select_for_update()}
+    for player in players.values():
+        player.rating, player.experience = Decimal("1500.00"), 0
+    records: list[RatingChange] = []
+    order = 0
+    finished = match_list().filter(status=Match.Status.FINISHED).order_by("finished_at", "id")
+    for match in finished:
+        rated = _rated(match)
+        if rated is None:
+            continue
+        order += 1
+        winner, loser = players[rated[0].pk], players[rated[1].pk]
+        records += _apply(order, match, winner, loser)
+    RatingChange.objects.all().delete()
+    RatingChange.objects.bulk_create(records, batch_size=500)
+    Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
