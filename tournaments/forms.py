@@ -1,9 +1,89 @@
 from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
-from .models import Player
+from .models import Event, Player
 
 
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name", "club", "country", "email", "phone"]
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
+    directors = forms.ModelMultipleChoiceField(
+        get_user_model().objects.none(),
+        label=_("Directors"),
+        required=False,
+        help_text=_("You are one of them; add the others who run it with you."),
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        users = get_user_model().objects.filter(groups__name=settings.DIRECTORS_GROUP)
+        self.fields["directors"].queryset = users.order_by("username")
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120, required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
+    lengths = forms.CharField(
+        label=_("Match lengths by round"),
+        initial="5, 5, 7, 7, 9, 11",
+        help_text=_(
+            "Odd numbers, one per round, e.g. 5, 5, 7, 7, 9, 11; the last holds for later rounds "
+            "(and a double-elimination final)."
+        ),
+    )
+    seeding = forms.ChoiceField(
+        label=_("Draw"),
+        choices=[c for c in Event.Seeding.choices if c[0] != Event.Seeding.STANDINGS],
+    )
+    swiss_rounds = forms.IntegerField(
+        label=_("Swiss rounds"), min_value=1, max_value=20, required=False
+    )
+    cut = forms.IntegerField(
+        label=_("Cut the Swiss to a knockout of"),
+        min_value=2,
+        max_value=512,
+        required=False,
+        help_text=_("players; leave empty for no cut"),
+    )
+    pools = forms.IntegerField(
+        label=_("Round robin pools"), min_value=1, max_value=64, required=False
+    )
+
+    def clean_lengths(self):
+        from .services import parse_lengths
+
+        return parse_lengths(self.cleaned_data["lengths"])
+
+
+class EntryForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        Player.objects.none(),
+        label=_("Players"),
+        widget=forms.SelectMultiple(attrs={"size": 8}),
+        help_text=_("Hold Ctrl (or ⌘) to pick several."),
+    )
+
+    def __init__(self, *args, event=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = event.entries.values_list("player_id", flat=True) if event else []
+        self.fields["players"].queryset = Player.objects.exclude(pk__in=list(entered))
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text=_("Leave empty for a fresh random seed; it is published with the draw."),
+    )

@@ -30,3 +30,18 @@ def director_required(view):
 
     wrapper.director_only = True  # the permission test walks the URLs and checks this
     return wrapper
+
+
+def directs(user, tournament) -> bool:
+    """A tournament is run by its directors (staff may step in); one with none, by any."""
+    if not is_director(user):
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    ids = set(tournament.directors.values_list("pk", flat=True))
+    return not ids or user.pk in ids
+
+
+def check_directs(user, tournament) -> None:
+    if not directs(user, tournament):
+        raise PermissionDenied

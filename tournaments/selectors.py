@@ -320,6 +320,33 @@ def event_current_round(*, event: Event, matches: list[Match]) -> int | None:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """Where an event stands, for the line at the top of its page."""
+
+    stage: str  # entries, playing, to_pair, to_cut, finished
+    round: int | None = None
+    champion: Player | None = None
+
+
+def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | None) -> Progress:
+    if not event.drawn:
+        return Progress("entries")
+    current = event_current_round(event=event, matches=matches)
+    if current is not None:
+        return Progress("playing", current)
+    if knockout is not None:
+        return Progress("finished", champion=knockout.champion)
+    if event.format == Event.Format.SWISS:
+        paired = max((m.round for m in matches if m.round), default=0)
+        paired = max([paired, *event.byes.values_list("round", flat=True)])
+        if paired < (event.swiss_rounds or 0):
+            return Progress("to_pair", paired + 1)
+        if event.cut and not event.children.exists():
+            return Progress("to_cut")
+    return Progress("finished")
+
+
+@dataclass(frozen=True)
 class RoundPairings:
     number: int
     matches: tuple[Match, ...]

@@ -24,3 +24,120 @@ def table_page(request, table, filterset, template: str, export_name: str):
     if TableExport.is_valid_format(export):
         return TableExport(export, table).response(f"{export_name}.{export}")
     return render(request, template, {"table": table, "filter": filterset})
+
+
+class TournamentTable(tables.Table):
+    name = tables.Column(verbose_name=_("name"), linkify=True)
+    date = tables.DateColumn(verbose_name=_("date"))
+    venue = tables.Column(verbose_name=_("venue"))
+    event_count = tables.Column(verbose_name=_("events"))
+
+    class Meta:
+        attrs = {"class": "table"}
+
+
+class EntryTable(tables.Table):
+    """The event's entries; directors get check-in and withdraw buttons on each row."""
+
+    seed = tables.Column(verbose_name=_("seed"), default="")
+    player = tables.Column(verbose_name=_("player"), linkify=True, accessor="player")
+    rating = tables.Column(verbose_name=_("rating"), accessor="player__rating")
+    pool = tables.Column(verbose_name=_("pool"), accessor="pool_name", default="")
+    status = tables.Column(verbose_name=_("status"))
+    actions = tables.TemplateColumn(
+        template_name="entry_actions.html",
+        verbose_name="",
+        orderable=False,
+        exclude_from_export=True,
+    )
+
+    class Meta:
+        attrs = {"class": "table entries"}
+        orderable = False
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(verbose_name="#", accessor="standing__rank")
+    player = tables.Column(verbose_name=_("player"), linkify=True)
+    pool = tables.Column(verbose_name=_("pool"))
+    played = tables.Column(verbose_name=_("played"), accessor="standing__played")
+    wins = tables.Column(verbose_name=_("wins"), accessor="standing__wins")
+    losses = tables.Column(verbose_name=_("losses"), accessor="standing__losses")
+    byes = tables.Column(verbose_name=_("byes"), accessor="standing__byes")
+    buchholz = tables.Column(verbose_name=_("Buchholz"), accessor="standing__buchholz")
+    median = tables.Column(verbose_name=_("median"), accessor="standing__median")
+    head_to_head = tables.Column(verbose_name=_("head-to-head"), accessor="standing__head_to_head")
+    difference = tables.Column(verbose_name=_("points difference"), accessor="standing__difference")
+
+    class Meta:
+        attrs = {"class": "table standings"}
+        orderable = False
+
+    def value_player(self, value):
+        return value.name
+
+
+SWISS_ONLY = ("byes", "buchholz", "median")
+ROUND_ROBIN_ONLY = ("pool", "head_to_head", "difference")
+
+
+def standings_table(rows, *, swiss: bool) -> StandingsTable:
+    return StandingsTable(rows, exclude=ROUND_ROBIN_ONLY if swiss else SWISS_ONLY)
+
+
+class PairingTable(tables.Table):
+    """A round's pairings, as printed for the players and shown to the director."""
+
+    table = tables.Column(verbose_name=_("table"), empty_values=(), orderable=False)
+    bracket_key = tables.Column(verbose_name=_("place"))
+    player_a = tables.Column(verbose_name=_("player"))
+    player_b = tables.Column(verbose_name=_("opponent"))
+    length = tables.Column(verbose_name=_("length"))
+    result = tables.Column(verbose_name=_("result"), empty_values=(), orderable=False)
+    pairing_reason = tables.Column(verbose_name=_("why this pairing"))
+    match = tables.Column(
+        verbose_name="",
+        empty_values=(),
+        orderable=False,
+        linkify=lambda record: record.get_absolute_url(),
+    )
+
+    class Meta:
+        attrs = {"class": "table pairings"}
+        orderable = False
+
+    def render_table(self):
+        return next(self.counter)
+
+    def before_render(self, request):
+        import itertools
+
+        self.counter = itertools.count(1)
+
+    def render_result(self, record):
+        from matches.selectors import match_score_sheet
+
+        if record.status == record.Status.WALKOVER:
+            return _("walkover: %(player)s") % {"player": record.player(record.walkover_winner)}
+        sheet = match_score_sheet(match=record)
+        return f"{sheet.score[0]}–{sheet.score[1]}" if sheet.rows or sheet.over else "—"
+
+    def render_match(self, record):
+        return _("sheet")
+
+
+class RatingHistoryTable(tables.Table):
+    date = tables.DateColumn(verbose_name=_("date"), accessor="match__date")
+    match = tables.Column(verbose_name=_("match"), linkify=True)
+    rating_before = tables.Column(verbose_name=_("before"))
+    change = tables.Column(verbose_name=_("change"), empty_values=())
+    rating_after = tables.Column(verbose_name=_("after"))
+    experience_after = tables.Column(verbose_name=_("experience"))
+
+    class Meta:
+        attrs = {"class": "table ratings"}
+        orderable = False
+
+    def render_change(self, record):
+        change = record.change
+        return f"+{change}" if change > 0 else f"{change}"

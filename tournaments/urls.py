@@ -1,10 +1,28 @@
 from django.urls import path
 
-from . import views
+from . import event_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("players/", views.players, name="players"),
     path("players/new/", views.player_new, name="player_new"),
     path("players/<int:pk>/", views.player, name="player"),
+    path("tournaments/", event_views.tournaments, name="tournaments"),
+    path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
+    path("tournaments/<int:pk>/", event_views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/events/new/", event_views.event_new, name="event_new"),
+    path("events/<int:pk>/", event_views.event, name="event"),
+    path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
+    path("events/<int:pk>/draw/", event_views.draw, name="draw"),
+    path("events/<int:pk>/pair/", event_views.pair_next_round, name="pair_next_round"),
+    path("events/<int:pk>/cut/", event_views.cut, name="cut"),
+    path("events/<int:pk>/bracket/", event_views.bracket, name="bracket"),
+    path("events/<int:pk>/rounds/<int:number>/", event_views.round_pairings, name="round"),
+    path(
+        "events/<int:pk>/rounds/<int:number>/sheets/",
+        event_views.round_sheets,
+        name="round_sheets",
+    ),
+    path("entries/<int:pk>/check-in/", event_views.entry_check_in_view, name="entry_check_in"),
+    path("entries/<int:pk>/withdraw/", event_views.entry_withdraw_view, name="entry_withdraw"),
 ]

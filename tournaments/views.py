@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django_tables2 import RequestConfig
 
 from matches.selectors import match_list, player_matches, player_record
 from matches.tables import MatchTable
@@ -12,9 +13,9 @@ from .filters import PlayerFilter
 from .forms import PlayerForm
 from .models import Player
 from .permissions import director_required
-from .selectors import player_list
+from .selectors import player_list, player_rating_history
 from .services import player_create
-from .tables import PlayerTable, table_page
+from .tables import PlayerTable, RatingHistoryTable, table_page
 
 
 def home(request):
@@ -32,9 +33,10 @@ def player(request, pk: int):
     matches = list(player_matches(player=person))
     won, lost = player_record(player=person, matches=matches)
     table = MatchTable(matches, orderable=False)
-    return render(
-        request, "player.html", {"player": person, "table": table, "won": won, "lost": lost}
-    )
+    ratings = RatingHistoryTable(player_rating_history(player=person))
+    RequestConfig(request, paginate={"per_page": 25}).configure(ratings)
+    context = {"player": person, "table": table, "won": won, "lost": lost, "ratings": ratings}
+    return render(request, "player.html", context)
 
 
 @director_required

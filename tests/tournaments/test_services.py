@@ -236,7 +236,7 @@ def test_a_game_correction_is_refused_once_a_later_match_has_begun(event_with, r
     game = record(m12, 0)
     final = by_key(event, "M2-1")
     record(final, 1)
-    with pytest.raises(ValidationError, match="US rules 4.10"):
+    with pytest.raises(ValidationError, match=r"US rules 4\.10"):
         game_correct(game=game, winner=1, cube=1, result="single", user=director)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import random
 import secrets
 from pathlib import Path
 
@@ -14,8 +15,15 @@ from django.db import transaction
 
 from matches.models import Match
 from matches.services import game_record, match_create, match_record_final_score
-from tournaments.models import Player
-from tournaments.services import player_create
+from tournaments.models import Event, Player, Tournament
+from tournaments.services import (
+    entry_check_in,
+    entry_register,
+    event_create,
+    event_draw,
+    player_create,
+    tournament_create,
+)
 
 PLAYERS = [
     ("Giulia Romano", "Circolo Backgammon Milano", "Italia"),
@@ -27,6 +35,14 @@ PLAYERS = [
     ("Tom Walsh", "Dublin Backgammon Club", "Ireland"),
     ("Elena Conti", "Circolo Backgammon Milano", "Italia"),
 ]
+GUESTS = [
+    ("Paolo Ferrari", "Backgammon Club Torino", "Italia"),
+    ("Chiara Moretti", "Backgammon Club Torino", "Italia"),
+    ("Davide Galli", "Circolo Backgammon Bologna", "Italia"),
+    ("Martina Lombardi", "Circolo Backgammon Bologna", "Italia"),
+]
+TOURNAMENT = "Torneo d'Autunno"
+DRAW_SEED = 20261122
 # (player a, player b, length, games as (winner, cube, result, resigned)) or a final score
 MATCHES = [
     # 2-0, 2-2, 4-2, then the Crawford game 4-3, post-Crawford 5-3
@@ -69,6 +85,10 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"Demo club loaded: {len(PLAYERS)} players, {len(MATCHES)} matches."
                 )
+        with transaction.atomic():
+            if not Tournament.objects.filter(name=TOURNAMENT).exists():
+                self.load_tournament(get_user_model().objects.get(username=username))
+                self.stdout.write(f"Demo tournament loaded: {TOURNAMENT}.")
         self.stdout.write(f"Director account: {username} / password: {password}")
 
     def director(self, group: Group) -> tuple[str, str]:
@@ -110,4 +130,48 @@ class Command(BaseCommand):
                     cube=cube,
                     result=result,
                     resigned=resigned,
+                )
+
+    def load_tournament(self, director) -> None:
+        """A 12-player knockout with a consolation, round 1 played; a Swiss in its first round."""
+        guests = [player_create(name=n, club=c, country=k) for n, c, k in GUESTS]
+        club = [Player.objects.get(name=name) for name, _, _ in PLAYERS]
+        tournament = tournament_create(
+            name=TOURNAMENT,
+            date=datetime.date.today(),
+            venue="Circolo Backgammon Milano",
+            user=director,
+        )
+        main = event_create(
+            tournament=tournament,
+            name="Main",
+            format=Event.Format.CONSOLATION,
+            lengths=[5, 5, 7, 9],
+            user=director,
+        )
+        swiss = event_create(
+            tournament=tournament,
+            name="Swiss",
+            format=Event.Format.SWISS,
+            lengths=[3, 3, 5],
+            swiss_rounds=3,
+            cut=4,
+            seeding=Event.Seeding.RATING,
+            user=director,
+        )
+        for event, people in ((main, club + guests), (swiss, club)):
+            for person in people:
+                entry_check_in(entry=entry_register(event=event, player=person, user=director))
+        event_draw(event=main, seed=DRAW_SEED, user=director)
+        event_draw(event=swiss, user=director)
+        rng = random.Random(DRAW_SEED)
+        for event in (main, swiss):
+            for match in Match.objects.filter(event=event, round=1).order_by("id"):
+                loser_points = rng.randrange(match.length)
+                a_wins = rng.random() < 0.5
+                match_record_final_score(
+                    match=match,
+                    score_a=match.length if a_wins else loser_points,
+                    score_b=loser_points if a_wins else match.length,
+                    user=director,
                 )

@@ -1,0 +1,163 @@
+"""The tournament pages as a director and a visitor use them (Django's test client)."""
+
+import csv
+import io
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from matches.models import Match
+from tournaments.models import Entry, Event, Tournament
+from tournaments.services import event_draw
+
+from .test_services import by_key, play_everything
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_a_director_creates_a_tournament_and_an_event(director_client, director):
+    response = director_client.post(
+        reverse("tournament_new"),
+        {"name": "Coppa Milano", "date": "2026-12-13", "venue": "Circolo", "directors": []},
+    )
+    tournament = Tournament.objects.get(name="Coppa Milano")
+    assert response.status_code == 302 and list(tournament.directors.all()) == [director]
+    url = reverse("event_new", args=[tournament.pk])
+    response = director_client.post(
+        url, {"name": "Main", "format": "consolation", "lengths": "5, 6, 7", "seeding": "random"}
+    )
+    assert response.status_code == 400
+    assert "odd number of points, not 6 (WBF 3)" in text(response)
+    assert 'value="5, 6, 7"' in response.content.decode()  # nothing typed is lost
+    response = director_client.post(
+        url, {"name": "Swiss", "format": "swiss", "lengths": "3", "seeding": "rating"}
+    )
+    assert "how many rounds the Swiss has" in text(response)
+    response = director_client.post(
+        url, {"name": "Main", "format": "consolation", "lengths": "5 5 7", "seeding": "random"}
+    )
+    event = Event.objects.get(name="Main")
+    assert response.status_code == 302
+    assert [r.length for r in event.rounds.all()] == [5, 5, 7]
+    page = text(director_client.get(tournament.get_absolute_url()))
+    assert "Main" in page and "entries open" in page
+
+
+def test_entries_check_in_and_the_draw_through_the_event_page(director_client, event_with, field):
+    event = event_with(Event.Format.SINGLE, 0)
+    players = field(6)
+    url = reverse("entries_add", args=[event.pk])
+    director_client.post(url, {"players": [p.pk for p in players]})
+    assert event.entries.count() == 6
+    page = text(director_client.get(event.get_absolute_url()))
+    assert "0 players checked in" in page
+    for entry in event.entries.all()[:5]:
+        director_client.post(reverse("entry_check_in", args=[entry.pk]))
+    response = director_client.post(reverse("draw", args=[event.pk]), {"seed": "4242"}, follow=True)
+    page = text(response)
+    assert "The draw is made." in page and "seed 4242" in page
+    assert "random.Random(4242)" in page
+    assert page.count(" bye ") == 3  # 5 players in a bracket of 8
+    assert Entry.objects.filter(event=event, seed__isnull=True).count() == 1  # not checked in
+    # after the draw: no more entries, and the refusal is said in words
+    response = director_client.post(reverse("draw", args=[event.pk]), {}, follow=True)
+    assert "already made" in text(response)
+
+
+def test_a_refused_draw_is_explained(director_client, event_with):
+    event = event_with(Event.Format.SINGLE, 3, check_in=False)
+    response = director_client.post(reverse("draw", args=[event.pk]), {}, follow=True)
+    assert "Only 0 player has checked in: a draw needs two or more." in text(response)
+    assert not Event.objects.get(pk=event.pk).drawn
+
+
+def test_a_director_of_another_tournament_cannot_run_this_one(
+    client, event_with, django_user_model, directors_group
+):
+    event = event_with(Event.Format.SINGLE, 4)
+    other = django_user_model.objects.create_user("other", password="x")
+    other.groups.add(directors_group)
+    client.force_login(other)
+    response = client.post(reverse("draw", args=[event.pk]), {"seed": "1"})
+    assert response.status_code == 403 and not Event.objects.get(pk=event.pk).drawn
+    assert client.get(reverse("event_new", args=[event.tournament_id])).status_code == 403
+
+
+def test_the_bracket_shows_winners_scores_byes_and_the_champion(
+    client, event_with, finish, director
+):
+    event = event_with(Event.Format.CONSOLATION, 6, seeding=Event.Seeding.RATING)
+    event_draw(event=event, user=director)
+    m12 = by_key(event, "M1-2")  # P04 v P05
+    finish(m12, m12.player_b, loser_points=3)
+    page = client.get(reverse("bracket", args=[event.pk])).content.decode()
+    box = page[page.index('id="box-M1-2"') :][:1200]
+    assert re.search(r'class="line won">\s*<span class="seed">5</span> <span class="name">P05', box)
+    assert '<span class="score">3</span>' in box and '<span class="score">5</span>' in box
+    assert page.count("<em>bye</em>") >= 2
+    play_everything(event, finish, random.Random(2))
+    page = text(client.get(reverse("bracket", args=[event.pk])))
+    from tournaments.selectors import event_knockout
+
+    champion = event_knockout(event=event).champion.name
+    assert f"Champion: {champion}" in page
+
+
+def test_swiss_standings_download_as_csv(client, event_with, finish, director):
+    event = event_with(Event.Format.SWISS, 5, swiss_rounds=2)
+    event_draw(event=event, seed=5, user=director)
+    play_everything(event, finish, random.Random(5))
+    response = client.get(event.get_absolute_url() + "?_export=csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:5] == ["#", "player", "played", "wins", "losses"]
+    assert "Buchholz" in rows[0] and "median" in rows[0] and "pool" not in rows[0]
+    assert len(rows) == 6
+    assert sum(int(r[3]) for r in rows[1:]) == 2 + 1  # two matches, one bye
+    page = text(client.get(event.get_absolute_url()))
+    assert "Round 2 to be paired" in page
+
+
+def test_round_printouts_pairing_list_and_one_sheet_per_match(client, event_with, director):
+    event = event_with(Event.Format.ROUND_ROBIN, 5, pools=1, lengths=(7,))
+    event_draw(event=event, seed=2, user=director)
+    page = text(client.get(reverse("round", args=[event.pk, 1])))
+    assert "Round 1: matches to 7 points" in page and "Not playing this round" in page
+    sheets = client.get(reverse("round_sheets", args=[event.pk, 1])).content.decode()
+    in_round = Match.objects.filter(event=event, round=1).count()
+    assert sheets.count('class="sheet-page"') == in_round == 2
+    assert sheets.count("Match to 7 points") == 2
+    assert sheets.count("no doubling (WBF 24)") == 2
+    assert client.get(reverse("round", args=[event.pk, 9])).status_code == 404
+
+
+def test_the_player_page_shows_the_rating_history(client, anna, bruno, director):
+    from matches.services import match_create, match_record_final_score
+
+    match = match_create(player_a=anna, player_b=bruno, length=3)
+    match_record_final_score(match=match, score_a=3, score_b=1, user=director)
+    page = text(client.get(anna.get_absolute_url()))
+    assert "Rating history" in page and "+17.32" in page  # 4 · 5 · √3 · 0.5
+
+
+@pytest.mark.parametrize("page", ["event", "bracket"])
+def test_the_bracket_page_costs_the_same_queries_for_8_or_64_players(
+    client, event_with, director, django_assert_num_queries, page
+):
+    small = event_with(Event.Format.DOUBLE, 8)
+    big = event_with(Event.Format.DOUBLE, 64)
+    for event in (small, big):
+        event_draw(event=event, seed=3, user=director)
+    client.get(reverse(page, args=[small.pk]))  # warm up sessions and the like
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse(page, args=[small.pk])).status_code == 200
+    with django_assert_num_queries(len(queries)):
+        assert client.get(reverse(page, args=[big.pk])).status_code == 200

@@ -1,0 +1,308 @@
+"""Tournament and event pages: the public page, the director's forms, the printouts.
+
+Each view parses the request, calls one service or selector, and renders.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from .forms import DrawForm, EntryForm, EventForm, TournamentForm
+from .models import Entry, Event, Tournament
+from .permissions import check_directs, director_required, directs
+from .selectors import (
+    event_bracket_sections,
+    event_progress,
+    event_entries,
+    event_knockout,
+    event_matches,
+    event_rounds,
+    event_standings,
+    tournament_events,
+    tournament_list,
+)
+from .services import (
+    entry_check_in,
+    entry_register,
+    entry_withdraw,
+    event_create,
+    event_cut,
+    event_draw,
+    event_pair_next_round,
+    tournament_create,
+)
+from .tables import EntryTable, PairingTable, TournamentTable, standings_table
+
+
+def tournaments(request):
+    table = TournamentTable(tournament_list())
+    RequestConfig(request, paginate={"per_page": 25}).configure(table)
+    return render(request, "tournaments.html", {"table": table})
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request):
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        created = tournament_create(user=request.user, **form.cleaned_data)
+        return redirect(created)
+    status = 400 if form.errors else 200
+    return render(request, "tournament_form.html", {"form": form}, status=status)
+
+
+def tournament(request, pk: int):
+    found = get_object_or_404(Tournament, pk=pk)
+    events = list(tournament_events(tournament=found))
+    return render(
+        request,
+        "tournament.html",
+        {
+            "tournament": found,
+            "events": events,
+            "directs": directs(request.user, found),
+            "directors": found.directors.order_by("username"),
+        },
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def event_new(request, pk: int):
+    found = get_object_or_404(Tournament, pk=pk)
+    check_directs(request.user, found)
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = event_create(tournament=found, user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect(created)
+    status = 400 if form.errors else 200
+    return render(request, "event_form.html", {"form": form, "tournament": found}, status=status)
+
+
+def _event(pk: int) -> Event:
+    return get_object_or_404(
+        Event.objects.select_related("tournament", "parent").prefetch_related("rounds"), pk=pk
+    )
+
+
+def _event_context(request, event: Event, **forms) -> dict:
+    entries = list(event_entries(event=event))
+    matches = list(event_matches(event=event))
+    directing = directs(request.user, event.tournament)
+    knockout = event_knockout(event=event, entries=entries, matches=matches)
+    rows = event_standings(event=event, entries=entries, matches=matches)
+    hidden = [] if directing else ["actions"]
+    if event.format != Event.Format.ROUND_ROBIN:
+        hidden.append("pool")
+    entry_table = EntryTable(entries, exclude=hidden)
+    entry_table.directing, entry_table.drawn = directing, event.drawn
+    rounds = event_rounds(event=event, entries=entries, matches=matches)
+    context = {
+        "event": event,
+        "tournament": event.tournament,
+        "directs": directing,
+        "entries": entry_table,
+        "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in entries),
+        "knockout": knockout,
+        "sections": event_bracket_sections(event=event, knockout=knockout) if knockout else [],
+        "standings": standings_table(rows, swiss=event.format == Event.Format.SWISS)
+        if rows
+        else None,
+        "rounds": [
+            (r, PairingTable(r.matches, exclude=() if directing else ("pairing_reason",)))
+            for r in rounds
+        ],
+        "progress": event_progress(event=event, matches=matches, knockout=knockout),
+        "children": list(event.children.all()),
+    }
+    if directing and not event.drawn:
+        context["entry_form"] = forms.get("entry_form") or EntryForm(event=event)
+        context["draw_form"] = forms.get("draw_form") or DrawForm()
+    return context
+
+
+def event(request, pk: int):
+    found = _event(pk)
+    context = _event_context(request, found)
+    export = request.GET.get("_export")
+    if export and TableExport.is_valid_format(export) and context["standings"] is not None:
+        return TableExport(export, context["standings"]).response(f"standings-{found.pk}.{export}")
+    return render(request, "event.html", context)
+
+
+def _directed_event(request, pk: int) -> Event:
+    found = _event(pk)
+    check_directs(request.user, found.tournament)
+    return found
+
+
+def _act(request, found: Event, action, done: str, **form_for_errors):
+    """Run one service; its refusal is shown on the event page, in plain words."""
+    try:
+        action()
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, done)
+    return redirect(found)
+
+
+@director_required
+@require_POST
+def entries_add(request, pk: int):
+    found = _directed_event(request, pk)
+    form = EntryForm(request.POST, event=found)
+    if not form.is_valid():
+        context = _event_context(request, found, entry_form=form)
+        return render(request, "event.html", context, status=400)
+    added, refused = [], []
+    for player in form.cleaned_data["players"]:
+        try:
+            entry_register(event=found, player=player, user=request.user)
+        except ValidationError as error:
+            refused += error.messages
+        else:
+            added.append(player.name)
+    if added:
+        messages.success(request, _("Entered: %(names)s.") % {"names": ", ".join(added)})
+    for message in refused:
+        messages.error(request, message)
+    return redirect(found)
+
+
+def _entry(request, pk: int) -> Entry:
+    found = get_object_or_404(Entry.objects.select_related("event__tournament", "player"), pk=pk)
+    check_directs(request.user, found.event.tournament)
+    return found
+
+
+@director_required
+@require_POST
+def entry_check_in_view(request, pk: int):
+    entry = _entry(request, pk)
+    return _act(
+        request,
+        entry.event,
+        lambda: entry_check_in(entry=entry, user=request.user),
+        _("%(player)s is checked in.") % {"player": entry.player.name},
+    )
+
+
+@director_required
+@require_POST
+def entry_withdraw_view(request, pk: int):
+    entry = _entry(request, pk)
+    return _act(
+        request,
+        entry.event,
+        lambda: entry_withdraw(entry=entry, user=request.user),
+        _("%(player)s has withdrawn.") % {"player": entry.player.name},
+    )
+
+
+@director_required
+@require_POST
+def draw(request, pk: int):
+    found = _directed_event(request, pk)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "event.html", _event_context(request, found, draw_form=form), status=400
+        )
+    return _act(
+        request,
+        found,
+        lambda: event_draw(event=found, seed=form.cleaned_data["seed"], user=request.user),
+        _("The draw is made."),
+    )
+
+
+@director_required
+@require_POST
+def pair_next_round(request, pk: int):
+    found = _directed_event(request, pk)
+    return _act(
+        request,
+        found,
+        lambda: event_pair_next_round(event=found, user=request.user),
+        _("The next round is paired."),
+    )
+
+
+@director_required
+@require_POST
+def cut(request, pk: int):
+    found = _directed_event(request, pk)
+    return _act(
+        request,
+        found,
+        lambda: event_cut(event=found, user=request.user),
+        _("The cut is made: the knockout is drawn."),
+    )
+
+
+# --- printouts ---------------------------------------------------------------------------
+
+
+def bracket(request, pk: int):
+    """The bracket to print: landscape, each draw (or 32-player part) on its own page."""
+    found = _event(pk)
+    knockout = event_knockout(event=found)
+    if knockout is None:
+        raise Http404
+    sections = event_bracket_sections(event=found, knockout=knockout)
+    return render(
+        request,
+        "bracket_print.html",
+        {
+            "event": found,
+            "tournament": found.tournament,
+            "knockout": knockout,
+            "sections": sections,
+        },
+    )
+
+
+def _round(found: Event, number: int):
+    for candidate in event_rounds(event=found):
+        if candidate.number == number:
+            return candidate
+    raise Http404
+
+
+def round_pairings(request, pk: int, number: int):
+    found = _event(pk)
+    pairing_round = _round(found, number)
+    table = PairingTable(pairing_round.matches, exclude=("pairing_reason", "match"))
+    return render(
+        request,
+        "round_print.html",
+        {"event": found, "tournament": found.tournament, "round": pairing_round, "table": table},
+    )
+
+
+def round_sheets(request, pk: int, number: int):
+    """A blank score sheet per match of the round, one per printed page."""
+    found = _event(pk)
+    pairing_round = _round(found, number)
+    sheets = [
+        {"match": m, "lines": range(1, 2 * m.length), "dense": m.length > 9}
+        for m in pairing_round.matches
+    ]
+    return render(
+        request,
+        "round_sheets.html",
+        {"event": found, "tournament": found.tournament, "round": pairing_round, "sheets": sheets},
+    )
