@@ -19,10 +19,10 @@ from .models import Entry, Event, Tournament
 from .permissions import check_directs, director_required, directs
 from .selectors import (
     event_bracket_sections,
-    event_progress,
     event_entries,
     event_knockout,
     event_matches,
+    event_progress,
     event_rounds,
     event_standings,
     tournament_events,
