@@ -104,3 +104,33 @@ def record(director):
         )
 
     return play
+
+
+# --- real-browser tests: Debian's chromium driven by Playwright ---------------------------
+
+import shutil  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Playwright's sync API runs an event loop in this thread; the test's own database calls are
+# ordinary synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def site(django_db_setup, live_server):
+    """The live server, started after the test database so it stops (and lets go) first."""
+    return live_server
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        yield chromium
+        chromium.close()

@@ -1,0 +1,129 @@
+"""A director's evening in a real browser (headless Debian chromium, Playwright): a 12-player
+knockout with a consolation, from check-in to the printed bracket showing the champion."""
+
+import io
+import os
+import re
+
+import pytest
+
+from tests.conftest import CHROMIUM
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM), reason="chromium is not installed (apt-get install chromium)"
+    ),
+]
+
+
+def pdf_pages(pdf: bytes) -> list[tuple[str, bool]]:
+    """Each printed page's text, and whether it is landscape."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf))
+    return [
+        (page.extract_text(), float(page.mediabox.width) > float(page.mediabox.height))
+        for page in reader.pages
+    ]
+
+
+def sign_in(page, site, username, password, next_url="/"):
+    page.goto(f"{site.url}/accounts/login/?next={next_url}")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def test_a_director_runs_a_12_player_knockout_with_a_consolation(
+    browser, site, django_user_model, directors_group, field
+):
+    from matches.models import Match
+    from tournaments.models import Event
+    from tournaments.selectors import event_knockout
+
+    players = field(12)
+    user = django_user_model.objects.create_user("td", password="td-password-1")
+    user.groups.add(directors_group)
+    page = browser.new_page(locale="en-GB")
+    sign_in(page, site, "td", "td-password-1", "/tournaments/new/")
+
+    page.get_by_label("Name").fill("Coppa di Natale")
+    page.get_by_label("Date").fill("2026-12-13")
+    page.get_by_label("Venue").fill("Circolo Backgammon Milano")
+    page.get_by_role("button", name="Create the tournament").click()
+    assert page.get_by_role("heading", name="Coppa di Natale").is_visible()
+
+    page.get_by_role("link", name="New event").click()
+    page.get_by_label("Name").fill("Main")
+    page.get_by_label("Format").select_option("consolation")
+    page.get_by_label("Match lengths by round").fill("3, 3, 5, 7")
+    page.get_by_role("button", name="Create the event").click()
+    assert page.get_by_role("heading", name="Main", exact=True).is_visible()
+
+    page.get_by_label("Players").select_option([str(p.pk) for p in players])
+    page.get_by_role("button", name="Enter them").click()
+    assert "Entered: P01" in page.locator(".message").first.inner_text()
+    for player in players:  # players arrive one by one
+        page.get_by_role("button", name=f"Check in {player.name}", exact=True).click()
+        assert f"{player.name} is checked in." in page.locator(".message").inner_text()
+    assert "12 players checked in" in page.locator(".director-tools").inner_text()
+
+    page.get_by_label("Seed").fill("20261213")
+    page.get_by_role("button", name="Make the draw").click()
+    assert page.locator("#draw-seed").inner_text() == "20261213"
+    assert page.locator(".bracket-section").first.locator("em", has_text="bye").count() == 4
+
+    event = Event.objects.get(name="Main")
+    recorded = 0
+    while True:  # every result, as matches finish, from each match's page
+        waiting = (
+            Match.objects.filter(event=event)
+            .exclude(status__in=[Match.Status.FINISHED, Match.Status.WALKOVER])
+            .order_by("id")
+            .first()
+        )
+        if waiting is None:
+            break
+        page.goto(f"{site.url}/matches/{waiting.pk}/")
+        winner_first = recorded % 3 != 0
+        page.locator("#id_score_a").fill(str(waiting.length if winner_first else 1))
+        page.locator("#id_score_b").fill(str(1 if winner_first else waiting.length))
+        page.get_by_role("button", name="Record the final score").click()
+        assert page.locator(".message").inner_text() == "The final score is recorded."
+        recorded += 1
+    # 11 main-draw results (12 players) and 3 in the consolation of the 4 round-1 losers
+    assert recorded == 11 + 3
+    champion = event_knockout(event=event).champion.name
+
+    page.goto(f"{site.url}/events/{event.pk}/")
+    assert page.locator("#now").inner_text() == f"Champion: {champion}"
+
+    page.goto(f"{site.url}/events/{event.pk}/bracket/")
+    page.emulate_media(media="print")
+    printed = pdf_pages(page.pdf(prefer_css_page_size=True, print_background=True))
+    assert [landscape for _, landscape in printed] == [True, True]  # main draw, consolation
+    main_page = printed[0][0]
+    assert f"Champion: {champion}" in main_page
+    assert all(p.name in main_page for p in players)  # the whole main draw on one page
+    assert "Consolation" in printed[1][0]
+
+
+@pytest.mark.parametrize(("entrants", "pages"), [(32, 1), (64, 3)])
+def test_a_big_bracket_prints_in_readable_landscape_pages(
+    browser, site, event_with, director, entrants, pages
+):
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.SINGLE, entrants)
+    event_draw(event=event, seed=1, user=director)
+    page = browser.new_page()
+    page.goto(f"{site.url}/events/{event.pk}/bracket/")
+    page.emulate_media(media="print")
+    printed = pdf_pages(page.pdf(prefer_css_page_size=True))
+    assert len(printed) == pages and all(landscape for _, landscape in printed)
+    text = " ".join(t for t, _ in printed)
+    names = [f"P{i:02}" for i in range(1, entrants + 1)]
+    assert all(re.search(rf"\b{name}\b", text) for name in names)
