@@ -37,13 +37,22 @@ def test_the_demo_club_loads_once(capsys, tmp_path, settings):
     settings.BASE_DIR = tmp_path  # the password file goes here, not into the checkout
     call_command("demo_club")
     first = capsys.readouterr().out
-    counts = (Player.objects.count(), Match.objects.count(), Game.objects.count())
+    from tournaments.models import Event, Tournament
+
+    def counts():
+        models = (Player, Match, Game, Tournament, Event)
+        return tuple(model.objects.count() for model in models)
+
+    loaded = counts()
     call_command("demo_club")
     second = capsys.readouterr().out
-    assert counts[0] == 8 and counts[1] == 4 and counts[2] > 0
-    assert (Player.objects.count(), Match.objects.count(), Game.objects.count()) == counts
+    # the club (8 players, 4 matches) and a tournament: 4 guests, a main draw and a Swiss
+    assert loaded[0] == 12 and loaded[1] > 4 and loaded[2] > 0 and loaded[3:] == (1, 2)
+    assert Match.objects.filter(event__isnull=False, status="finished").exists()
+    assert counts() == loaded
     assert "already loaded" in second
     password = first.split("password: ")[1].strip()
+    assert "Demo tournament loaded" in first
     assert f"Director account: director / password: {password}" in second
     from django.contrib.auth import authenticate
 
