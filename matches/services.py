@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from rules.errors import RulesError
 from rules.match import GameResult, Outcome, check_match_length, checked_match, score_possible
@@ -198,9 +198,11 @@ def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> G
 
 # The rules' refusals a director meets, in the site's languages (rules/ speaks English only).
 RULES_MESSAGES = {
-    "crawford-double": _lazy("Game %(number)s is the Crawford game: no doubling (WBF 24)."),
-    "match-over": _lazy("The match is over: won %(a)s-%(b)s (WBF 3)."),
-    "odd-length": _lazy("A match is played to an odd number of points, not %(length)s (WBF 3)."),
+    "crawford-double": gettext_lazy("Game %(number)s is the Crawford game: no doubling (WBF 24)."),
+    "match-over": gettext_lazy("The match is over: won %(a)s-%(b)s (WBF 3)."),
+    "odd-length": gettext_lazy(
+        "A match is played to an odd number of points, not %(length)s (WBF 3)."
+    ),
 }
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches.models import Game, Match
 from matches.selectors import ScoreSheet, match_score_sheet
@@ -166,7 +168,11 @@ class BracketSection:
     columns: tuple[BracketColumn, ...]
 
 
-DRAW_TITLES = {"main": "Main draw", "consolation": "Consolation", "losers": "Losers' draw"}
+DRAW_TITLES = {
+    "main": gettext_lazy("Main draw"),
+    "consolation": gettext_lazy("Consolation"),
+    "losers": gettext_lazy("Losers' draw"),
+}
 PAGE_ENTRANTS = 32  # one landscape page holds a 32-player draw
 
 
@@ -174,9 +180,9 @@ def _source_text(source) -> str:
     from .pairing.bracket import LoserOf, WinnerOf
 
     if isinstance(source, WinnerOf):
-        return f"winner of {source.key}"
+        return _("winner of %(key)s") % {"key": source.key}
     if isinstance(source, LoserOf):
-        return f"loser of {source.key}"
+        return _("loser of %(key)s") % {"key": source.key}
     return ""
 
 
@@ -241,8 +247,8 @@ def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketS
     if finals:
         sections.append(
             BracketSection(
-                "Final",
-                (BracketColumn("Final", tuple(_box(event, knockout, s) for s in finals)),),
+                _("Final"),
+                (BracketColumn(_("Final"), tuple(_box(event, knockout, s) for s in finals)),),
             )
         )
     return sections
@@ -252,7 +258,8 @@ def _section(title: str, columns: list[list[BracketBox]], *, start: int) -> Brac
     return BracketSection(
         title,
         tuple(
-            BracketColumn(f"Round {start + i}", tuple(column)) for i, column in enumerate(columns)
+            BracketColumn(_("Round %(number)s") % {"number": start + i}, tuple(column))
+            for i, column in enumerate(columns)
         ),
     )
 

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.models import Match
 from matches.services import match_create, match_walkover, plain
@@ -232,7 +233,11 @@ def event_draw(*, event: Event, seed: int | None = None, user=None) -> Event:
         )
         if len(entries) < 2:
             raise ValidationError(
-                _("Only %(count)s player has checked in: a draw needs two or more.")
+                ngettext(
+                    "Only %(count)s player has checked in: a draw needs two or more.",
+                    "Only %(count)s players have checked in: a draw needs two or more.",
+                    len(entries),
+                )
                 % {"count": len(entries)}
             )
         if locked.format == Event.Format.ROUND_ROBIN and len(entries) < 2 * locked.pools:

@@ -1,6 +1,7 @@
 """English and Italian throughout, switched by the visitor."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -44,3 +45,39 @@ def test_an_italian_director_reads_the_rules_refusal_in_italian(director_client,
     assert "La partita 2 è la partita Crawford: niente raddoppi (WBF 24)." in (
         response.content.decode()
     )
+
+
+def test_an_italian_director_runs_an_event_in_italian(director_client, event_with, director):
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.CONSOLATION, 5, seeding=Event.Seeding.RATING)
+    page = director_client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    page = page.content.decode()
+    assert "iscrizioni aperte fino al sorteggio" in page and "Fai il sorteggio" in page
+    event_draw(event=event, user=director)
+    page = director_client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    page = page.content.decode()
+    assert "Tabellone principale" in page and "Consolazione" in page and "riposo" in page
+    assert "Turno 1 in corso" in page
+    refused = director_client.post(
+        reverse("draw", args=[event.pk]), {}, HTTP_ACCEPT_LANGUAGE="it", follow=True
+    )
+    assert "Il sorteggio di" in refused.content.decode() and "è già fatto" in (
+        refused.content.decode()
+    )
+
+
+def test_every_message_of_the_site_has_its_italian():
+    """Nothing half-translated: no fuzzy entry and no empty translation in the catalogue."""
+    from tests.conftest import ROOT
+
+    text = (ROOT / "locale/it/LC_MESSAGES/django.po").read_text(encoding="utf-8")
+    entries = text.split("\n\n")[1:]  # the first is the header
+    fuzzy = [e for e in entries if "#, fuzzy" in e]
+    empty = [
+        e
+        for e in entries
+        if re.search(r'^msgstr(\[\d\])? ""$', e, re.M) and '\n"' not in e.split("msgstr")[-1]
+    ]
+    assert not fuzzy and not empty, (fuzzy + empty)[:3]

@@ -73,7 +73,7 @@ def test_entries_check_in_and_the_draw_through_the_event_page(director_client, e
 def test_a_refused_draw_is_explained(director_client, event_with):
     event = event_with(Event.Format.SINGLE, 3, check_in=False)
     response = director_client.post(reverse("draw", args=[event.pk]), {}, follow=True)
-    assert "Only 0 player has checked in: a draw needs two or more." in text(response)
+    assert "Only 0 players have checked in: a draw needs two or more." in text(response)
     assert not Event.objects.get(pk=event.pk).drawn
 
 
