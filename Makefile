@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python -m rules bench --games 200 --repeat 3
 	$(BIN)/python -m rules bench ../shared/corpus/mat --replay --repeat 5
 	$(BIN)/python -m tournaments.pairing.bench
+	$(BIN)/python scripts/bench_bracket.py
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput

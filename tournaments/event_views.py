@@ -25,8 +25,8 @@ from .selectors import (
     event_progress,
     event_rounds,
     event_standings,
-    tournament_events,
     tournament_list,
+    tournament_overview,
 )
 from .services import (
     entry_check_in,
@@ -60,7 +60,7 @@ def tournament_new(request):
 
 def tournament(request, pk: int):
     found = get_object_or_404(Tournament, pk=pk)
-    events = list(tournament_events(tournament=found))
+    events = tournament_overview(tournament=found)
     return render(
         request,
         "tournament.html",

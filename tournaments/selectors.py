@@ -407,3 +407,21 @@ def event_player_matches(*, event: Event, player: Player) -> QuerySet[Match]:
 
 def event_byes(*, event: Event) -> QuerySet[Bye]:
     return event.byes.select_related("player")
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    event: Event
+    progress: Progress
+
+
+def tournament_overview(*, tournament: Tournament) -> list[EventSummary]:
+    """Each event with where it stands (round in play, champion), for the public page."""
+    summaries = []
+    for event in tournament_events(tournament=tournament):
+        matches = list(event_matches(event=event))
+        knockout = event_knockout(event=event, matches=matches)
+        summaries.append(
+            EventSummary(event, event_progress(event=event, matches=matches, knockout=knockout))
+        )
+    return summaries

@@ -127,3 +127,27 @@ def test_a_big_bracket_prints_in_readable_landscape_pages(
     text = " ".join(t for t, _ in printed)
     names = [f"P{i:02}" for i in range(1, entrants + 1)]
     assert all(re.search(rf"\b{name}\b", text) for name in names)
+
+
+def test_round_score_sheets_print_one_per_page_and_the_event_page_fits_a_phone(
+    browser, site, event_with, director
+):
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.ROUND_ROBIN, 7, pools=1, lengths=(11,))
+    event_draw(event=event, seed=4, user=director)
+    page = browser.new_page()
+    page.goto(f"{site.url}/events/{event.pk}/rounds/1/sheets/")
+    page.emulate_media(media="print")
+    printed = pdf_pages(page.pdf(format="A4", prefer_css_page_size=True))
+    assert len(printed) == 3  # 7 players: three matches and a rest
+    assert all("Match to 11 points" in text for text, _ in printed)
+
+    knockout = event_with(Event.Format.PROGRESSIVE, 24)
+    event_draw(event=knockout, seed=4, user=director)
+    phone = browser.new_page(viewport={"width": 375, "height": 740}, is_mobile=True)
+    for url in (f"/events/{knockout.pk}/", f"/events/{event.pk}/", "/tournaments/"):
+        phone.goto(site.url + url)
+        overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, url  # the bracket scrolls inside its own box

@@ -161,3 +161,35 @@ def test_the_bracket_page_costs_the_same_queries_for_8_or_64_players(
         assert client.get(reverse(page, args=[small.pk])).status_code == 200
     with django_assert_num_queries(len(queries)):
         assert client.get(reverse(page, args=[big.pk])).status_code == 200
+
+
+def test_the_director_sees_why_each_swiss_pairing_was_made_and_visitors_do_not(
+    director_client, event_with, director
+):
+    from django.test import Client
+
+    event = event_with(Event.Format.SWISS, 5, swiss_rounds=3)
+    event_draw(event=event, seed=8, user=director)
+    directing = text(director_client.get(event.get_absolute_url()))
+    assert "why this pairing" in directing and "same score group (0 wins)" in directing
+    assert "bye, the lowest-ranked player who has not had one" in directing
+    public = text(Client().get(event.get_absolute_url()))
+    assert "same score group" not in public and "P01" in public
+
+
+def test_the_public_tournament_page_shows_each_event_s_round_and_champion(
+    client, event_with, finish, director
+):
+    knockout = event_with(Event.Format.SINGLE, 4, seeding=Event.Seeding.RATING)
+    swiss = event_with(Event.Format.SWISS, 4, swiss_rounds=2)
+    for event in (knockout, swiss):
+        event_draw(event=event, seed=1, user=director)
+    page = text(client.get(knockout.tournament.get_absolute_url()))
+    assert page.count("Round 1 in play") == 2 and "draw seed 1" in page
+    play_everything(knockout, finish, random.Random(4))
+    play_everything(swiss, finish, random.Random(4))
+    from tournaments.selectors import event_knockout
+
+    champion = event_knockout(event=knockout).champion.name
+    page = text(client.get(knockout.tournament.get_absolute_url()))
+    assert f"Champion: {champion}" in page and "Round 2 to be paired" in page

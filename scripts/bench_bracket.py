@@ -1,0 +1,98 @@
+"""Benchmark: the bracket pages of big knockouts, on a throwaway SQLite database.
+
+    .venv/bin/python scripts/bench_bracket.py [--sizes 32 64 128 256] [--repeat 5]
+
+For each size a double-elimination event is drawn and its first round played;
+then the event page and the printable bracket are requested through Django's
+test client. Prints one JSON line per page and size: the best time of
+``--repeat`` requests and the number of database queries, which should not grow
+with the field (the test suite pins that too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[32, 64, 128, 256])
+    parser.add_argument("--repeat", type=int, default=5)
+    options = parser.parse_args()
+
+    workdir = tempfile.mkdtemp(prefix="crawford-bench-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    call_command("migrate", verbosity=0)
+
+    import datetime
+
+    from matches.models import Match
+    from matches.services import match_record_final_score
+    from tournaments.models import Entry, Event
+    from tournaments.services import (
+        event_create,
+        event_draw,
+        player_create,
+        tournament_create,
+    )
+
+    tournament = tournament_create(name="Benchmark", date=datetime.date(2026, 12, 13))
+    client = Client()
+    for size in options.sizes:
+        event = event_create(
+            tournament=tournament, name=f"{size}", format=Event.Format.DOUBLE, lengths=[5]
+        )
+        players = [player_create(name=f"Player {size}-{i:03}") for i in range(size)]
+        Entry.objects.bulk_create(
+            Entry(event=event, player=p, status=Entry.Status.CHECKED_IN) for p in players
+        )
+        event_draw(event=event, seed=size)
+        for match in Match.objects.filter(event=event, round=1):
+            match_record_final_score(match=match, score_a=5, score_b=2)
+        for name in ("event", "bracket"):
+            url = reverse(name, args=[event.pk])
+            client.get(url)
+            best = float("inf")
+            for _ in range(options.repeat):
+                with CaptureQueriesContext(connection) as queries:
+                    start = time.perf_counter()
+                    response = client.get(url)
+                    best = min(best, time.perf_counter() - start)
+                assert response.status_code == 200
+            print(
+                json.dumps(
+                    {
+                        "benchmark": f"{name} page",
+                        "players": size,
+                        "matches": Match.objects.filter(event=event).count(),
+                        "seconds": round(best, 3),
+                        "queries": len(queries),
+                    }
+                ),
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
