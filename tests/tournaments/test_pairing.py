@@ -373,3 +373,17 @@ def test_round_robin_three_way_tie_falls_to_points_difference():
     # one win each, one head-to-head win each: B +4, C -3, A -1
     assert [(r.key, r.difference) for r in rows] == [("B", 4), ("A", -1), ("C", -3)]
     assert [r.difference for r in rows] == sorted((r.difference for r in rows), reverse=True)
+
+
+def test_a_swiss_score_group_is_folded_top_half_against_bottom_half():
+    field = [SwissPlayer(f"S{rank}", 0, rank) for rank in range(1, 9)]
+    field += [SwissPlayer(f"T{rank}", 1, rank) for rank in range(9, 13)]
+    pairs = {(p.first, p.second) for p in swiss_round(field)}
+    assert pairs == {
+        ("S1", "S5"),
+        ("S2", "S6"),
+        ("S3", "S7"),
+        ("S4", "S8"),
+        ("T9", "T11"),
+        ("T10", "T12"),
+    }

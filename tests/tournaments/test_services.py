@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from matches.models import AuditEntry, Match
 from matches.services import game_correct, match_record_final_score
@@ -361,3 +362,38 @@ def test_rederiving_from_scratch_gives_what_the_results_gave_one_by_one(
     assert len({r for r, _ in before.values()}) > 1
     ratings_rederive()
     assert {p.name: (p.rating, p.experience) for p in Player.objects.all()} == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL's row locks (run by .ci/run's PostgreSQL pass); "
+    "SQLite serialises every write",
+)
+def test_two_results_recorded_at_once_still_make_the_next_match(event_with, director):
+    import threading
+
+    from django.db import connections
+
+    event = event_with(Event.Format.SINGLE, 4, seeding=Event.Seeding.RATING)
+    event_draw(event=event, user=director)
+    first, second = by_key(event, "M1-1"), by_key(event, "M1-2")
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def finish_now(match):
+        try:
+            barrier.wait()
+            match_record_final_score(match=match, score_a=5, score_b=1, user=director)
+        except Exception as error:  # reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=finish_now, args=(m,)) for m in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert str(by_key(event, "M2-1")) == "P01 – P02 (5)"

@@ -2,7 +2,9 @@
 
 The round is one maximum-weight matching (networkx): every pair of players who
 have not met is an edge, heavier the closer their scores, so the matching keeps
-score groups together and floats as few players, as little, as it can. A rematch
+score groups together and floats as few players, as little, as it can; within a
+group the top half meets the bottom half in order (1 v 5, 2 v 6, ... of eight), the
+usual fold. A rematch
 is an edge of weight 1, chosen only when no pairing without one exists.
 
 >>> players = [SwissPlayer("A", 2, 1), SwissPlayer("B", 2, 2), SwissPlayer("C", 1, 3),
@@ -57,16 +59,25 @@ def _met(a: SwissPlayer, b: SwissPlayer) -> bool:
 
 
 def _matching(standing: Sequence[SwissPlayer], window: int) -> set[tuple[int, int]]:
+    group_size: dict[int, int] = {}
+    for player in standing:
+        group_size[player.wins] = group_size.get(player.wins, 0) + 1
     graph = nx.Graph()
     graph.add_nodes_from(range(len(standing)))
     for i, a in enumerate(standing):
-        for j in range(i + 1, min(len(standing), i + 1 + window)):
+        candidates = set(range(i + 1, min(len(standing), i + 1 + window)))
+        if window < len(standing):  # a big field: also the players around i's fold partner
+            fold = i + group_size[a.wins] // 2
+            candidates.update(range(max(i + 1, fold - window // 2), fold + window // 2))
+        for j in sorted(c for c in candidates if c < len(standing)):
             b = standing[j]
             if _met(a, b):
                 weight = REMATCH_WEIGHT
             else:
-                # tie-break: within a group prefer neighbours in the standings
-                weight = SCORE_WEIGHT - FLOAT_COST * (a.wins - b.wins) ** 2 - (j - i)
+                # tie-break: the top half of a score group meets the bottom half, in order
+                # (1 v 5, 2 v 6, ... in a group of eight), as directors fold a Swiss group
+                fold_gap = abs((j - i) - group_size[a.wins] // 2) if a.wins == b.wins else j - i
+                weight = SCORE_WEIGHT - FLOAT_COST * (a.wins - b.wins) ** 2 - fold_gap
             graph.add_edge(i, j, weight=weight)
     return nx.max_weight_matching(graph, maxcardinality=True)
 
