@@ -110,9 +110,11 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
     assert "Consolation" in printed[1][0]
 
 
-@pytest.mark.parametrize(("entrants", "pages"), [(32, 1), (64, 3)])
+@pytest.mark.parametrize(
+    ("entrants", "paper", "pages"), [(32, "A4", 1), (32, "Letter", 1), (64, "A4", 3)]
+)
 def test_a_big_bracket_prints_in_readable_landscape_pages(
-    browser, site, event_with, director, entrants, pages
+    browser, site, event_with, director, entrants, paper, pages
 ):
     from tournaments.models import Event
     from tournaments.services import event_draw
@@ -122,7 +124,7 @@ def test_a_big_bracket_prints_in_readable_landscape_pages(
     page = browser.new_page()
     page.goto(f"{site.url}/events/{event.pk}/bracket/")
     page.emulate_media(media="print")
-    printed = pdf_pages(page.pdf(prefer_css_page_size=True))
+    printed = pdf_pages(page.pdf(format=paper, prefer_css_page_size=True))
     assert len(printed) == pages and all(landscape for _, landscape in printed)
     text = " ".join(t for t, _ in printed)
     names = [f"P{i:02}" for i in range(1, entrants + 1)]
