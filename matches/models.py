@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Mod
-from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.match import GameResult, Outcome
-from tournaments.models import Event, Player
+from tournaments.models import Event, Player, odd_length_constraint
 
 CUBE_VALUES = [2**k for k in range(13)]  # 1 to 4096
 
@@ -64,11 +62,7 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
-                name="match_length_odd_positive",
-                violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
-            ),
+            odd_length_constraint("match_length_odd_positive"),
             models.CheckConstraint(
                 condition=~models.Q(player_a=models.F("player_b")),
                 name="match_two_different_players",

@@ -20,18 +20,42 @@ from rules.match import GameResult, Outcome, check_match_length, checked_match, 
 from .models import AuditEntry, Game, Match
 
 
-def match_create(
-    *, player_a, player_b, length: int, date: datetime.date | None = None, user=None
-) -> Match:
-    if player_a == player_b:
-        raise ValidationError(_("A match is played by two different players."))
+def length_checked(length: int) -> int:
+    """An odd number of points (WBF 3), or the refusal in the director's language."""
     try:
-        check_match_length(length)
+        return check_match_length(length)
     except RulesError as error:
         raise ValidationError(plain(error)) from error
+
+
+def match_create(
+    *,
+    player_a,
+    player_b,
+    length: int,
+    date: datetime.date | None = None,
+    event=None,
+    round: int | None = None,
+    bracket_key: str = "",
+    pairing_reason: str = "",
+    user=None,
+) -> Match:
+    """A match, on its own or in a place of a tournament's event (round, bracket key)."""
+    if player_a == player_b:
+        raise ValidationError(_("A match is played by two different players."))
+    length_checked(length)
+    if date is None and event is not None:
+        date = event.tournament.date
     with transaction.atomic():
         match = Match.objects.create(
-            player_a=player_a, player_b=player_b, length=length, **({"date": date} if date else {})
+            player_a=player_a,
+            player_b=player_b,
+            length=length,
+            event=event,
+            round=round,
+            bracket_key=bracket_key,
+            pairing_reason=pairing_reason[:200],
+            **({"date": date} if date else {}),
         )
         _audit(match, user, "match created", None, _match_facts(match))
     return match

@@ -17,10 +17,11 @@ from django.utils.translation import gettext as _
 
 from matches.models import AuditEntry, Match
 from matches.selectors import match_score_sheet
+from matches.services import match_create, match_walkover
 
 from .models import Entry, Event, Player, RatingChange
 from .ratings import fibs_update
-from .selectors import event_entries, event_knockout, event_matches
+from .selectors import event_entries, event_knockout, event_player_matches
 
 CENT = Decimal("0.01")
 
@@ -74,8 +75,6 @@ def event_advance(*, event: Event, user=None, cause: Match | None = None) -> Non
     knockout = event_knockout(event=event, entries=entries)
     if knockout is None:
         return
-    from matches.services import match_create, match_walkover  # matches builds on nothing here
-
     withdrawn = {e.player_id for e in entries if e.status == Entry.Status.WITHDRAWN}
     created = []
     for key, slot in knockout.state.slots.items():
@@ -93,13 +92,17 @@ def event_advance(*, event: Event, user=None, cause: Match | None = None) -> Non
             continue
         if wanted:
             round_number = 999 if slot.match.draw == "final" else slot.match.round
-            match = match_create(
-                player_a=a, player_b=b, length=event.length_for(round_number), user=user
+            created.append(
+                match_create(
+                    player_a=a,
+                    player_b=b,
+                    length=event.length_for(round_number),
+                    event=event,
+                    round=slot.match.round,
+                    bracket_key=key,
+                    user=user,
+                )
             )
-            match.event, match.round, match.bracket_key = event, slot.match.round, key
-            match.date = event.tournament.date
-            match.save(update_fields=["event", "round", "bracket_key", "date"])
-            created.append(match)
     for key, existing in knockout.matches.items():
         if key not in knockout.state.slots:  # a reset final no longer needed
             _replace(existing, cause, user, None, None)
@@ -144,11 +147,7 @@ def player_withdrawn_matches(*, event: Event, player: Player) -> list[Match]:
     """The player's matches in the event not yet decided (a withdrawal makes them walkovers)."""
     if not event.drawn:
         return []
-    return [
-        m
-        for m in event_matches(event=event).filter(Q(player_a=player) | Q(player_b=player))
-        if not m.decided
-    ]
+    return [m for m in event_player_matches(event=event, player=player) if not m.decided]
 
 
 # --- ratings -----------------------------------------------------------------------------

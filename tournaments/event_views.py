@@ -147,7 +147,7 @@ def _directed_event(request, pk: int) -> Event:
     return found
 
 
-def _act(request, found: Event, action, done: str, **form_for_errors):
+def _act(request, found: Event, action, done: str):
     """Run one service; its refusal is shown on the event page, in plain words."""
     try:
         action()

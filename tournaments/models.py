@@ -17,6 +17,15 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 
+def odd_length_constraint(name: str) -> models.CheckConstraint:
+    """A match length is an odd number of points, in the database too (WBF 3)."""
+    return models.CheckConstraint(
+        condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
+        name=name,
+        violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
+    )
+
+
 class Player(models.Model):
     """A club member or guest; rating and experience are computed from matches (FIBS formula)."""
 
@@ -159,11 +168,7 @@ class Round(models.Model):
         ordering = ["event", "number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="round_once_an_event"),
-            models.CheckConstraint(
-                condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
-                name="round_length_odd_positive",
-                violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
-            ),
+            odd_length_constraint("round_length_odd_positive"),
         ]
 
 

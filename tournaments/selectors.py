@@ -16,12 +16,14 @@ from django.utils.translation import gettext_lazy
 from matches.models import Game, Match
 from matches.selectors import ScoreSheet, match_score_sheet
 
-from .models import Bye, Entry, Event, Player, RatingChange, Tournament
+from .models import Entry, Event, Player, RatingChange, Tournament
 from .pairing.bracket import (
     PENDING,
     Bracket,
     BracketState,
+    LoserOf,
     Slot,
+    WinnerOf,
     double_elimination,
     resolve,
     single_elimination,
@@ -177,8 +179,6 @@ PAGE_ENTRANTS = 32  # one landscape page holds a 32-player draw
 
 
 def _source_text(source) -> str:
-    from .pairing.bracket import LoserOf, WinnerOf
-
     if isinstance(source, WinnerOf):
         return _("winner of %(key)s") % {"key": source.key}
     if isinstance(source, LoserOf):
@@ -403,10 +403,6 @@ def tournament_players_out(*, tournament: Tournament, player: Player) -> bool | 
 
 def event_player_matches(*, event: Event, player: Player) -> QuerySet[Match]:
     return event_matches(event=event).filter(Q(player_a=player) | Q(player_b=player))
-
-
-def event_byes(*, event: Event) -> QuerySet[Bye]:
-    return event.byes.select_related("player")
 
 
 @dataclass(frozen=True)

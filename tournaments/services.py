@@ -20,9 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from matches.models import Match
-from matches.services import match_create, match_walkover, plain
-from rules.errors import RulesError
-from rules.match import check_match_length
+from matches.services import length_checked, match_create, match_walkover
 
 from .advancement import event_advance, player_withdrawn_matches
 from .models import Bye, Entry, Event, Player, Round, Tournament
@@ -71,10 +69,7 @@ def parse_lengths(text: str) -> list[int]:
                 _("Match lengths are numbers separated by commas, like 5, 5, 7, 9; not %(part)r.")
                 % {"part": part}
             )
-        try:
-            lengths.append(check_match_length(int(part)))
-        except RulesError as error:
-            raise ValidationError(plain(error)) from error
+        lengths.append(length_checked(int(part)))
     if not lengths:
         raise ValidationError(_("Give at least one match length."))
     return lengths
@@ -102,10 +97,7 @@ def event_create(
     if cut is not None and cut < 2:
         raise ValidationError(_("A knockout needs at least two players."))
     for length in lengths:
-        try:
-            check_match_length(length)
-        except RulesError as error:
-            raise ValidationError(plain(error)) from error
+        length_checked(length)
     with transaction.atomic():
         event = Event.objects.create(
             tournament=tournament,
@@ -273,20 +265,15 @@ def _schedule_round_robin(event: Event, ordered: list[Entry], user) -> None:
         letter = chr(ord("A") + pool - 1)
         for number, pairs in enumerate(circle_rounds(members), 1):
             for index, (a, b) in enumerate(p for p in pairs if p[1] is not None):
-                _tournament_match(event, a, b, number, f"{letter}{number}-{index + 1}", "", user)
-
-
-def _tournament_match(event, a, b, round_number, key, reason, user) -> Match:
-    match = match_create(player_a=a, player_b=b, length=event.length_for(round_number), user=user)
-    match.event, match.round, match.bracket_key, match.pairing_reason = (
-        event,
-        round_number,
-        key,
-        reason[:200],
-    )
-    match.date = event.tournament.date
-    match.save(update_fields=["event", "round", "bracket_key", "pairing_reason", "date"])
-    return match
+                match_create(
+                    player_a=a,
+                    player_b=b,
+                    length=event.length_for(number),
+                    event=event,
+                    round=number,
+                    bracket_key=f"{letter}{number}-{index + 1}",
+                    user=user,
+                )
 
 
 # --- Swiss -------------------------------------------------------------------------------
@@ -348,7 +335,16 @@ def _pair_swiss_round(event: Event, number: int, user) -> None:
             continue
         second = names[pairing.second]
         reason = reason.replace(str(pairing.second), second.name)
-        _tournament_match(event, first, second, number, f"S{number}-{index}", reason, user)
+        match_create(
+            player_a=first,
+            player_b=second,
+            length=event.length_for(number),
+            event=event,
+            round=number,
+            bracket_key=f"S{number}-{index}",
+            pairing_reason=reason,
+            user=user,
+        )
 
 
 def event_cut(*, event: Event, user=None) -> Event:

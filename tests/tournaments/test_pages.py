@@ -12,7 +12,7 @@ from matches.models import Match
 from tournaments.models import Entry, Event, Tournament
 from tournaments.services import event_draw
 
-from .test_services import by_key, play_everything
+from .helpers import by_key, play_everything
 
 pytestmark = pytest.mark.django_db
 

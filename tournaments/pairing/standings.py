@@ -84,6 +84,21 @@ def _tally(
     return tallies
 
 
+def _row(key: Hashable, tally: _Tally, **tie_breaks: int) -> Standing:
+    return Standing(
+        key=key,
+        rank=0,
+        played=len(tally.opponents),
+        wins=tally.wins,
+        losses=tally.losses,
+        byes=tally.byes,
+        points_for=tally.points_for,
+        points_against=tally.points_against,
+        opponents=tuple(tally.opponents),
+        **tie_breaks,
+    )
+
+
 def swiss_standings(
     results: Iterable[Result],
     *,
@@ -96,21 +111,7 @@ def swiss_standings(
     for key, tally in tallies.items():
         scores = sorted(tallies[o].wins for o in tally.opponents)
         median = scores[1:-1] if len(scores) >= 3 else scores
-        rows.append(
-            Standing(
-                key=key,
-                rank=0,
-                played=len(tally.opponents),
-                wins=tally.wins,
-                losses=tally.losses,
-                byes=tally.byes,
-                buchholz=sum(scores),
-                median=sum(median),
-                points_for=tally.points_for,
-                points_against=tally.points_against,
-                opponents=tuple(tally.opponents),
-            )
-        )
+        rows.append(_row(key, tally, buchholz=sum(scores), median=sum(median)))
     rows.sort(key=lambda r: (-r.wins, -r.buchholz, -r.median, seeds.get(r.key, 10**9)))
     return _ranked(rows, lambda r: (r.wins, r.buchholz, r.median))
 
@@ -129,21 +130,7 @@ def round_robin_standings(
         tied = by_wins[tallies[result.first].wins]
         if result.second in tied:
             head_to_head[result.winner] += 1
-    rows = [
-        Standing(
-            key=key,
-            rank=0,
-            played=len(tally.opponents),
-            wins=tally.wins,
-            losses=tally.losses,
-            byes=0,
-            head_to_head=head_to_head[key],
-            points_for=tally.points_for,
-            points_against=tally.points_against,
-            opponents=tuple(tally.opponents),
-        )
-        for key, tally in tallies.items()
-    ]
+    rows = [_row(key, tally, head_to_head=head_to_head[key]) for key, tally in tallies.items()]
     rows.sort(key=lambda r: (-r.wins, -r.head_to_head, -r.difference, seeds.get(r.key, 10**9)))
     return _ranked(rows, lambda r: (r.wins, r.head_to_head, r.difference))
 
