@@ -5,6 +5,7 @@ SECRET_KEY     a development default that refuses to start with DEBUG off
 DEBUG          "1" (default, a director's laptop) or "0" (a server)
 ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"
 CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a server)
+DICE_SEED      unset (default): the board's dice are secure random; set, they repeat (demos)
 """
 
 from __future__ import annotations
@@ -122,6 +123,10 @@ STORAGES = {
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table"}
+
+# Dice for the site's board come from the operating system's secure source; a seed makes them
+# repeat (the test settings set one, so a browser test can play a whole game the same way twice).
+DICE_SEED = os.environ.get("DICE_SEED") or None
 
 # The group whose members (with staff) may change anything; everyone else reads.
 DIRECTORS_GROUP = "Directors"

@@ -52,3 +52,118 @@ class WalkoverForm(forms.Form):
         super().__init__(*args, **kwargs)
         if match is not None:
             self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
+
+
+DIE = [(n, str(n)) for n in range(1, 7)]
+
+
+class BoardActionForm(forms.Form):
+    """One action on the board: which, the board's version as the sender saw it, its details."""
+
+    action = forms.ChoiceField(
+        choices=[
+            (a, a)
+            for a in (
+                "opening",
+                "roll",
+                "move",
+                "undo",
+                "confirm",
+                "play",
+                "double",
+                "take",
+                "drop",
+                "resign",
+                "accept",
+                "reject",
+            )
+        ]
+    )
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    die1 = forms.TypedChoiceField(
+        coerce=int, choices=[("", "—"), *DIE], required=False, empty_value=None
+    )
+    die2 = forms.TypedChoiceField(
+        coerce=int, choices=[("", "—"), *DIE], required=False, empty_value=None
+    )
+    source = forms.IntegerField(min_value=0, max_value=25, required=False)
+    destination = forms.IntegerField(min_value=0, max_value=25, required=False)
+    play = forms.CharField(label=_("Play"), max_length=120, required=False)
+    level = forms.TypedChoiceField(coerce=int, choices=RESIGNED, required=False, empty_value=1)
+
+    def clean(self):
+        data = super().clean()
+        dice = (data.get("die1"), data.get("die2"))
+        if (dice[0] is None) != (dice[1] is None):
+            raise forms.ValidationError(_("Enter both dice, or neither for the site to roll."))
+        if data.get("action") == "move" and (
+            data.get("source") is None or data.get("destination") is None
+        ):
+            raise forms.ValidationError(_("Choose a checker, then where it goes."))
+        if data.get("action") == "play" and not data.get("play", "").strip():
+            raise forms.ValidationError(_("Type the play, e.g. 8/5 6/5."))
+        return data
+
+    def action_kwargs(self) -> dict:
+        data = self.cleaned_data
+        dice = (data["die1"], data["die2"]) if data.get("die1") is not None else None
+        return {
+            "version": data["version"],
+            "action": data["action"],
+            "dice": dice,
+            "source": data.get("source"),
+            "destination": data.get("destination"),
+            "play": data.get("play", ""),
+            "level": data.get("level") or 1,
+        }
+
+
+class MatFileForm(forms.Form):
+    """A match file, uploaded; kept in ``text`` between the preview and the confirmation."""
+
+    file = forms.FileField(label=_("Match file (.mat)"), required=False)
+    text = forms.CharField(widget=forms.HiddenInput, required=False, strip=False)
+    left = forms.TypedChoiceField(
+        label=_("The file's first (left) player is"),
+        coerce=int,
+        choices=[("", _("found by name")), (0, "A"), (1, "B")],
+        required=False,
+        empty_value=None,
+    )
+
+    def __init__(self, *args, match=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if match is not None:
+            self.fields["left"].choices = [
+                ("", _("found by name")),
+                (0, str(match.player_a)),
+                (1, str(match.player_b)),
+            ]
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            data["text"] = upload.read(2_000_001)
+            data["filename"] = upload.name
+        elif not data.get("text"):
+            data["text"] = ""
+        return data
+
+
+class SheetsForm(forms.Form):
+    """Each player's score sheet as shown to the director; either may be left empty."""
+
+    a_a = forms.IntegerField(min_value=0, max_value=99, required=False)
+    a_b = forms.IntegerField(min_value=0, max_value=99, required=False)
+    b_a = forms.IntegerField(min_value=0, max_value=99, required=False)
+    b_b = forms.IntegerField(min_value=0, max_value=99, required=False)
+
+    def clean(self):
+        data = super().clean()
+        for side in ("a", "b"):
+            pair = (data.get(f"{side}_a"), data.get(f"{side}_b"))
+            if (pair[0] is None) != (pair[1] is None):
+                raise forms.ValidationError(_("Enter both numbers of a score sheet, or neither."))
+            data[f"sheet_{side}"] = None if pair[0] is None else pair
+        return data

@@ -13,7 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.game import Act, Action
 from rules.match import GameResult, Outcome
+from rules.matchid import Resignation
 from tournaments.models import Event, Player, odd_length_constraint
 
 CUBE_VALUES = [2**k for k in range(13)]  # 1 to 4096
@@ -161,8 +163,139 @@ class AuditEntry(models.Model):
     action = models.CharField(_("change"), max_length=40)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
+    dispute = models.ForeignKey(  # the dispute a director's decision settled
+        "Dispute", on_delete=models.SET_NULL, null=True, blank=True, related_name="audit"
+    )
 
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit trail")
+
+
+class BoardGame(models.Model):
+    """A game played on the site's board (or imported from a match file): its log is the record.
+
+    The engine's state is never stored, only the actions (:class:`BoardAction`);
+    the board is rebuilt from them, so a game resumes exactly on any device.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_games")
+    number = models.PositiveSmallIntegerField(_("game"))
+    # bumped by every change: of two devices acting on the same board, the first wins
+    version = models.PositiveIntegerField(default=0)
+    # checker moves made but not yet confirmed, "source:die" pairs ("13:5 8:3")
+    pending = models.CharField(max_length=40, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    imported = models.BooleanField(_("imported from a match file"), default=False)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("board game")
+        verbose_name_plural = _("board games")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="board_game_once_a_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number} (board)"
+
+
+class BoardAction(models.Model):
+    """One action of a board game, as the engine logged it (rules.game.Action)."""
+
+    game = models.ForeignKey(BoardGame, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveSmallIntegerField()
+    act = models.CharField(max_length=12, choices=[(a.value, a.value) for a in Act])
+    player = models.SmallIntegerField(choices=Side.choices)
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    play = models.CharField(max_length=120, blank=True)
+    resignation = models.PositiveSmallIntegerField(null=True, blank=True)
+    illegal = models.CharField(max_length=300, blank=True)  # why an imported play was illegal
+    at = models.DateTimeField(default=timezone.now)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="board_action_once"),
+            models.CheckConstraint(
+                condition=models.Q(die1__isnull=True, die2__isnull=True)
+                | models.Q(die1__range=(1, 6), die2__range=(1, 6)),
+                name="board_action_dice",
+            ),
+        ]
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        return None if self.die1 is None else (self.die1, self.die2)
+
+    def as_action(self) -> Action:
+        return Action(
+            Act(self.act),
+            self.player,
+            dice=self.dice,
+            play=self.play or None,
+            resignation=Resignation(self.resignation) if self.resignation else None,
+            illegal=self.illegal or None,
+        )
+
+
+class Dispute(models.Model):
+    """Two players disagree about a match's score: a log, their score sheets, the decision."""
+
+    class Source(models.TextChoices):
+        SITE = "site", _("the site's own log")
+        FILE = "file", _("an uploaded match file")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    opened_at = models.DateTimeField(default=timezone.now)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    source = models.CharField(_("log"), max_length=4, choices=Source.choices)
+    filename = models.CharField(max_length=200, blank=True)
+    mat = models.TextField()  # the log compared, as it was then (the site's log exported)
+    swapped = models.BooleanField(default=False)  # the file's left column is player B
+    # each player's score sheet: (A's points, B's points) as that sheet has them
+    sheet_a_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    sheet_a_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    sheet_b_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    sheet_b_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    decision = models.CharField(_("decision"), max_length=300, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(sheet_a_a__isnull=True, sheet_a_b__isnull=True)
+                | models.Q(sheet_a_a__isnull=False, sheet_a_b__isnull=False),
+                name="dispute_sheet_a_whole",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(sheet_b_a__isnull=True, sheet_b_b__isnull=True)
+                | models.Q(sheet_b_a__isnull=False, sheet_b_b__isnull=False),
+                name="dispute_sheet_b_whole",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: dispute {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("dispute", args=[self.match_id, self.pk])
+
+    def sheet(self, side: int) -> tuple[int, int] | None:
+        first, second = (
+            (self.sheet_a_a, self.sheet_a_b) if side == 0 else (self.sheet_b_a, self.sheet_b_b)
+        )
+        return None if first is None else (first, second)

@@ -70,8 +70,14 @@ def game_record(
     result: str,
     resigned: int | None = None,
     user=None,
+    board: bool = False,
+    dispute=None,
 ) -> Game:
-    """Record game ``number`` (the next one): refused if another was recorded meanwhile."""
+    """Record game ``number`` (the next one): refused if another was recorded meanwhile.
+
+    ``board``: the game ended on the site's board, which records it; a game still
+    being played there cannot be recorded by hand.
+    """
     new = _game_result(winner, cube, result, resigned)
     try:
         with transaction.atomic():
@@ -91,6 +97,14 @@ def game_record(
                     )
                     % {"number": number, "next": len(games) + 1}
                 )
+            if not board and locked.board_games.filter(number=number).exists():
+                raise ValidationError(
+                    _(
+                        "Game %(number)s is being played on the site's board: it is recorded "
+                        "there when it ends."
+                    )
+                    % {"number": number}
+                )
             derived = _checked(locked, [g.as_result() for g in games] + [new])
             game = Game.objects.create(
                 match=locked,
@@ -101,7 +115,7 @@ def game_record(
                 resigned=resigned if result == Outcome.RESIGNATION.value else None,
             )
             _set_status(locked, derived.over)
-            _audit(locked, user, "game recorded", None, _game_facts(game))
+            _audit(locked, user, "game recorded", None, _game_facts(game), dispute=dispute)
             _settled(locked, user)
     except IntegrityError as error:  # the unique (match, number) caught a simultaneous save
         raise ValidationError(
@@ -112,7 +126,14 @@ def game_record(
 
 
 def game_correct(
-    *, game: Game, winner: int, cube: int, result: str, resigned: int | None = None, user=None
+    *,
+    game: Game,
+    winner: int,
+    cube: int,
+    result: str,
+    resigned: int | None = None,
+    user=None,
+    dispute=None,
 ) -> Game:
     """Change a recorded game; the games after it are re-derived, and refused if now impossible."""
     new = _game_result(winner, cube, result, resigned)
@@ -128,12 +149,14 @@ def game_correct(
         target.resigned = resigned if result == Outcome.RESIGNATION.value else None
         target.save()
         _set_status(locked, derived.over)
-        _audit(locked, user, "game corrected", before, _game_facts(target))
+        _audit(locked, user, "game corrected", before, _game_facts(target), dispute=dispute)
         _settled(locked, user, corrected=True)
     return target
 
 
-def match_record_final_score(*, match: Match, score_a: int, score_b: int, user=None) -> Match:
+def match_record_final_score(
+    *, match: Match, score_a: int, score_b: int, user=None, dispute=None
+) -> Match:
     """Only the final score is known: it must be one the rules can produce (WBF 3)."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -157,7 +180,7 @@ def match_record_final_score(*, match: Match, score_a: int, score_b: int, user=N
         locked.final_score_a, locked.final_score_b = score
         locked.save(update_fields=["final_score_a", "final_score_b"])
         _set_status(locked, True)
-        _audit(locked, user, "final score recorded", before, _match_facts(locked))
+        _audit(locked, user, "final score recorded", before, _match_facts(locked), dispute=dispute)
         _settled(locked, user, corrected=corrected)
     return locked
 
@@ -265,9 +288,10 @@ def _match_facts(match: Match) -> dict[str, object]:
     }
 
 
-def _audit(match: Match, user, action: str, before, after) -> None:
+def _audit(match: Match, user, action: str, before, after, *, dispute=None) -> None:
     AuditEntry.objects.create(
         match=match,
+        dispute=dispute,
         user=user if user is not None and user.is_authenticated else None,
         action=action,
         before=before,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import board_views, views
 
 urlpatterns = [
     path("", views.matches, name="matches"),
@@ -11,4 +11,12 @@ urlpatterns = [
     path("<int:pk>/games/<int:number>/", views.game_edit, name="game_edit"),
     path("<int:pk>/final-score/", views.final_score, name="final_score"),
     path("<int:pk>/walkover/", views.walkover, name="walkover"),
+    path("<int:pk>/board/", board_views.board, name="board"),
+    path("<int:pk>/board/start/", board_views.board_start, name="board_start"),
+    path("<int:pk>/board/<int:number>/", board_views.board_act, name="board_act"),
+    path("<int:pk>/games/<int:number>/log/", views.game_log, name="game_log"),
+    path("<int:pk>/match.mat", views.match_export, name="match_export"),
+    path("<int:pk>/import/", views.match_import, name="match_import"),
+    path("<int:pk>/disputes/new/", views.dispute_new, name="dispute_new"),
+    path("<int:pk>/disputes/<int:number>/", views.dispute, name="dispute"),
 ]

@@ -5,16 +5,21 @@ Each view parses the request, calls one service or selector, and renders.
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.permissions import director_required
 from tournaments.tables import table_page
 
+from .disputes import dispute_decide, dispute_open, dispute_report, dispute_sheets_set
 from .filters import MatchFilter
-from .forms import FinalScoreForm, GameForm, MatchForm, WalkoverForm
-from .models import Game, Match
+from .forms import FinalScoreForm, GameForm, MatchForm, MatFileForm, SheetsForm, WalkoverForm
+from .matfiles import mat_import, mat_import_plan, mat_read_text, match_mat
+from .models import BoardGame, Dispute, Game, Match
+from .play import board_game_log
 from .selectors import match_audit, match_list, match_score_sheet
 from .services import (
     game_correct,
@@ -33,7 +38,13 @@ def matches(request):
 
 def _page(request, match, status=200, **forms):
     sheet = match_score_sheet(match=match)
-    context = {"match": match, "sheet": sheet, "audit": match_audit(match=match)}
+    context = {
+        "match": match,
+        "sheet": sheet,
+        "audit": match_audit(match=match),
+        "logs": [board_game.number for board_game in match.board_games.all()],
+        "disputes": list(match.disputes.all()),
+    }
     recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
     if not sheet.over and not recorded:
         number = len(sheet.rows) + 1
@@ -150,3 +161,118 @@ def walkover(request, pk: int):
             messages.success(request, _("The walkover is recorded."))
             return redirect(found)
     return _page(request, found, status=400, walkover_form=form)
+
+
+@require_GET
+def game_log(request, pk: int, number: int):
+    """Every action of a game played on the board (or imported), the board after each."""
+    found = get_object_or_404(match_list(), pk=pk)
+    board_game = (
+        BoardGame.objects.select_related("match__player_a", "match__player_b")
+        .filter(match=found, number=number)
+        .first()
+    )
+    if board_game is None and not found.games.filter(number=number).exists():
+        raise Http404
+    lines = board_game_log(board_game=board_game) if board_game else []
+    context = {"match": found, "number": number, "board_game": board_game, "lines": lines}
+    return render(request, "game_log.html", context)
+
+
+@require_GET
+def match_export(request, pk: int):
+    """The match as a .mat file, for GNU Backgammon, eXtreme Gammon and the rest."""
+    found = get_object_or_404(match_list(), pk=pk)
+    response = HttpResponse(match_mat(match=found), content_type="text/plain; charset=utf-8")
+    name = slugify(f"{found.player_a} {found.player_b} {found.date}") or f"match-{found.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.mat"'
+    return response
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def match_import(request, pk: int):
+    """Upload a .mat file, see what the replay makes of it, then import it."""
+    found = get_object_or_404(match_list(), pk=pk)
+    form = MatFileForm(request.POST or None, request.FILES or None, match=found)
+    context = {"match": found, "form": form}
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if "confirm" in request.POST:
+                mat_import(match=found, text=data["text"], left=data["left"], user=request.user)
+                messages.success(request, _("The match file is imported."))
+                return redirect(found)
+            text = data["text"]
+            if isinstance(text, bytes):
+                text = mat_read_text(text)
+            context["plan"] = mat_import_plan(match=found, text=text, left=data["left"])
+            context["text"] = text
+        except ValidationError as error:
+            form.add_error(None, error)
+            status = 400
+    return render(request, "match_import.html", context, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def dispute_new(request, pk: int):
+    found = get_object_or_404(match_list(), pk=pk)
+    form = MatFileForm(request.POST or None, request.FILES or None, match=found)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        text = data["text"]
+        try:
+            opened = dispute_open(
+                match=found,
+                user=request.user,
+                text=mat_read_text(text) if isinstance(text, bytes) else text,
+                filename=data.get("filename", ""),
+                left=data["left"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect(opened)
+    status = 400 if form.errors else 200
+    return render(request, "dispute_new.html", {"match": found, "form": form}, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def dispute(request, pk: int, number: int):
+    """The replay beside the recorded score; directors enter the sheets and decide."""
+    found = get_object_or_404(Dispute.objects.select_related("match"), match_id=pk, pk=number)
+    sheets = SheetsForm(request.POST if "sheets" in request.POST else None)
+    status = 200
+    if request.method == "POST":
+        try:
+            if "decide" in request.POST:
+                dispute_decide(dispute=found, user=request.user)
+                messages.success(request, _("The decision is recorded and the match corrected."))
+                return redirect(found)
+            if sheets.is_valid():
+                dispute_sheets_set(
+                    dispute=found,
+                    sheet_a=sheets.cleaned_data["sheet_a"],
+                    sheet_b=sheets.cleaned_data["sheet_b"],
+                    user=request.user,
+                )
+                return redirect(found)
+        except ValidationError as error:
+            sheets.add_error(None, error)
+        status = 400
+    found = Dispute.objects.select_related("match__player_a", "match__player_b").get(pk=found.pk)
+    report = dispute_report(dispute=found)
+    if not sheets.is_bound:
+        sheets = SheetsForm(
+            initial={
+                "a_a": found.sheet_a_a,
+                "a_b": found.sheet_a_b,
+                "b_a": found.sheet_b_a,
+                "b_b": found.sheet_b_b,
+            }
+        )
+    context = {"match": found.match, "dispute": found, "report": report, "sheets": sheets}
+    return render(request, "dispute.html", context, status=status)

@@ -133,6 +133,11 @@ class Game:
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
+    @property
+    def waiting(self) -> str:
+        """What the game waits for, in words ("player 1 is to take or drop")."""
+        return self._waiting()
+
     def why_not_double(self, player: int | None = None) -> str | None:
         """Why ``player`` (default: on roll) may not double now, with the rule; None if they may."""
         refusal = self._double_refusal(self.turn if player is None else player)
@@ -143,7 +148,10 @@ class Game:
             return IllegalActionError("the game is over")
         if not self.context.cube_available:
             return IllegalActionError(
-                f"game {self.context.number} is the Crawford game: no doubling", rule="WBF 24"
+                f"game {self.context.number} is the Crawford game: no doubling",
+                rule="WBF 24",
+                key="crawford-double",
+                params={"number": self.context.number},
             )
         if self.phase is Phase.OPENING:
             return IllegalActionError(

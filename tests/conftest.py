@@ -134,3 +134,9 @@ def browser():
         )
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def seeded_dice(settings):
+    """The board's dice repeat in tests (production dice come from the secure source)."""
+    settings.DICE_SEED = "crawford-tests"

@@ -38,6 +38,15 @@ class Player(models.Model):
     experience = models.PositiveIntegerField(_("experience"), default=0, editable=False)
     email = models.EmailField(_("email"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    # the player's own sign-in, so they can play their matches on the site's board
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("account"),
+    )
 
     class Meta:
         ordering = ["name", "id"]

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from matches.models import AuditEntry, Game, Match
+from matches.models import AuditEntry, BoardAction, BoardGame, Dispute, Game, Match
 from tournaments.models import Bye, Entry, Event, Player, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,22 @@ def fill(route, match, player, event=None):
     return path
 
 
-MODELS = (Player, Match, Game, AuditEntry, User, Group, Tournament, Event, Round, Entry, Bye)
+MODELS = (
+    Player,
+    Match,
+    Game,
+    AuditEntry,
+    User,
+    Group,
+    Tournament,
+    Event,
+    Round,
+    Entry,
+    Bye,
+    BoardGame,
+    BoardAction,
+    Dispute,
+)
 
 
 def counts():
@@ -97,10 +112,17 @@ def test_no_url_lets_a_non_director_change_anything(client, member, played, anna
             continue  # signing in and out is for everyone
         path = fill(route, played, anna, drawn)
         director_only = getattr(pattern.callback, "director_only", False)
+        players_only = getattr(pattern.callback, "players_only", False)  # the board's actions
         for method in (client.get, client.post):
             response = method(path, ATTEMPTS)
             walked += 1
-            if director_only and who == "anonymous":
+            if players_only and who == "anonymous":
+                assert response.status_code == 302 and reverse("login") in response["Location"]
+            elif players_only:
+                # signed in but neither a director nor one of the players: refused, or no such
+                # board game (the walk's match has none), or the wrong method
+                assert response.status_code in (403, 404, 405), path
+            elif director_only and who == "anonymous":
                 assert response.status_code == 302 and reverse("login") in response["Location"]
             elif director_only:
                 assert response.status_code == 403, path

@@ -1,0 +1,388 @@
+"""The board as a drawing: SVG shapes, the labels a screen reader reads, and where to click.
+
+Everything a template needs is worked out here, in plain Python, so the
+template only repeats shapes. The board is drawn from the side of the player
+on roll (their home board bottom right, as gnubg and a real table show it):
+points 1-6 bottom right, 7-12 bottom left, 13-18 top left, 19-24 top right.
+The clickable places are HTML elements laid over the SVG in percentages of it,
+so they work as plain links and form buttons without JavaScript.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from rules.game import Act, Game, Phase
+from rules.matchid import MatchState
+from rules.play import point_name
+from rules.position import BAR, OFF, Position
+from rules.turn import Turn
+
+WIDTH, HEIGHT = 410, 352
+MARGIN, POINT, BAR_WIDTH, TRAY_X, TRAY_WIDTH = 10, 26, 30, 362, 40
+TOP, BOTTOM, MIDDLE = 10, 310, 160  # point tips reach 140 and 180
+RADIUS = 12
+COLOURS = ("#f4efe3", "#2b2b2b")  # player A light, player B dark
+INKS = ("#2b2b2b", "#f4efe3")
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str  # "point", "checker", "text", "rect"
+    x: float = 0
+    y: float = 0
+    points: str = ""
+    fill: str = ""
+    text: str = ""
+    size: float = 0
+    width: float = 0
+    height: float = 0
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A place to click: a link choosing a checker, or a button moving it there."""
+
+    point: int
+    label: str
+    left: float  # percentages of the board
+    top: float
+    width: float
+    height: float
+    chosen: bool = False
+    button: bool = False  # a form button (a destination) rather than a link (a checker)
+
+
+@dataclass(frozen=True)
+class Drawing:
+    shapes: tuple[Shape, ...]
+    targets: tuple[Target, ...]
+    title: str
+    description: str
+    point_labels: tuple[str, ...] = field(default=())
+
+
+def _column(point: int) -> float:
+    """The left edge of a point's column, from the side of the player on roll."""
+    if point <= 12:
+        index = point - 1  # 0..11 from the right
+        if index < 6:
+            return MARGIN + 6 * POINT + BAR_WIDTH + (5 - index) * POINT
+        return MARGIN + (11 - index) * POINT
+    index = point - 13
+    if index < 6:
+        return MARGIN + index * POINT
+    return MARGIN + 6 * POINT + BAR_WIDTH + (index - 6) * POINT
+
+
+def _percent(x: float, y: float, width: float, height: float) -> tuple[float, ...]:
+    return (
+        round(100 * x / WIDTH, 3),
+        round(100 * y / HEIGHT, 3),
+        round(100 * width / WIDTH, 3),
+        round(100 * height / HEIGHT, 3),
+    )
+
+
+def board_drawing(
+    *,
+    state: MatchState,
+    position: Position,
+    names: tuple[str, str],
+    turn: Turn | None = None,
+    chosen: int | None = None,
+    clickable: bool = False,
+) -> Drawing:
+    """The board from the side of the player on roll, with what may be clicked now.
+
+    ``state`` is the gnubg Match ID's view of the moment (cube, dice, score),
+    the live game's or a log entry's; ``names`` are players A and B;
+    ``position`` is the board to show (mid-turn when moves are pending);
+    ``chosen`` the point whose checker was picked.
+    """
+    me = state.player_on_roll
+    mine, theirs = position.on_roll, position.opponent
+    my_name, their_name = names[me], names[1 - me]
+    colours = (COLOURS[me], COLOURS[1 - me])
+    shapes: list[Shape] = [
+        Shape("rect", 0, 0, fill="#7a5230", width=WIDTH, height=HEIGHT),
+        Shape("rect", MARGIN, TOP, fill="#e9dcc0", width=6 * POINT, height=BOTTOM - TOP),
+        Shape(
+            "rect",
+            MARGIN + 6 * POINT + BAR_WIDTH,
+            TOP,
+            fill="#e9dcc0",
+            width=6 * POINT,
+            height=BOTTOM - TOP,
+        ),
+        Shape("rect", TRAY_X, TOP, fill="#5e3f24", width=TRAY_WIDTH, height=BOTTOM - TOP),
+    ]
+    labels: list[str] = []
+    for point in range(1, 25):
+        x = _column(point)
+        top_row = point >= 13
+        base, tip = (TOP, TOP + 130) if top_row else (BOTTOM, BOTTOM - 130)
+        fill = "#a33b2b" if point % 2 else "#3c6e58"
+        shapes.append(
+            Shape("point", points=f"{x},{base} {x + POINT},{base} {x + POINT / 2},{tip}", fill=fill)
+        )
+        shapes.append(
+            Shape(
+                "text",
+                x + POINT / 2,
+                base - 2 if not top_row else base + 150 - 2,
+                text=str(point),
+                size=8,
+                fill="#5b4630",
+                css="number",
+            )
+        )
+        count, colour, owner = 0, "", ""
+        if mine[point]:
+            count, colour, owner = mine[point], colours[0], my_name
+        elif theirs[25 - point]:
+            count, colour, owner = theirs[25 - point], colours[1], their_name
+        for k in range(min(count, 5)):
+            cy = TOP + RADIUS + k * 2 * RADIUS if top_row else BOTTOM - RADIUS - k * 2 * RADIUS
+            shapes.append(Shape("checker", x + POINT / 2, cy, fill=colour, size=RADIUS - 0.5))
+        if count > 5:
+            cy = TOP + RADIUS + 8 * RADIUS if top_row else BOTTOM - RADIUS - 8 * RADIUS
+            ink = INKS[me] if colour == colours[0] else INKS[1 - me]
+            shapes.append(Shape("text", x + POINT / 2, cy + 4, text=str(count), size=11, fill=ink))
+        if count:
+            labels.append(
+                ngettext(
+                    "Point %(point)s: %(count)s checker of %(name)s",
+                    "Point %(point)s: %(count)s checkers of %(name)s",
+                    count,
+                )
+                % {"point": point, "count": count, "name": owner}
+            )
+    bar_x = MARGIN + 6 * POINT + BAR_WIDTH / 2
+    for count, colour, below in ((mine[BAR], colours[0], True), (theirs[BAR], colours[1], False)):
+        for k in range(min(count, 3)):
+            cy = (
+                MIDDLE + 2 * RADIUS + k * 2 * RADIUS
+                if below
+                else MIDDLE - 2 * RADIUS - k * 2 * RADIUS
+            )
+            shapes.append(Shape("checker", bar_x, cy, fill=colour, size=RADIUS - 0.5))
+        if count > 3:
+            shapes.append(
+                Shape(
+                    "text",
+                    bar_x,
+                    MIDDLE + (90 if below else -86),
+                    text=str(count),
+                    size=11,
+                    fill="#fff",
+                )
+            )
+    if mine[BAR]:
+        labels.append(
+            _("On the bar: %(count)s of %(name)s") % {"count": mine[BAR], "name": my_name}
+        )
+    if theirs[BAR]:
+        labels.append(
+            _("On the bar: %(count)s of %(name)s") % {"count": theirs[BAR], "name": their_name}
+        )
+    tray_mid = TRAY_X + TRAY_WIDTH / 2
+    for count, colour, y in (
+        (mine[OFF], colours[0], BOTTOM - 40),
+        (theirs[OFF], colours[1], TOP + 10),
+    ):
+        for k in range(count):
+            shapes.append(
+                Shape(
+                    "rect",
+                    TRAY_X + 6,
+                    y + 30 - k * 4 if y > MIDDLE else y + k * 4,
+                    fill=colour,
+                    width=TRAY_WIDTH - 12,
+                    height=3.4,
+                )
+            )
+    labels.append(
+        _("Borne off: %(mine)s of %(me)s, %(theirs)s of %(them)s")
+        % {"mine": mine[OFF], "me": my_name, "theirs": theirs[OFF], "them": their_name}
+    )
+    # the cube: in the middle of the tray while centred, else on its owner's side
+    cube = state.cube
+    if state.cube_owner is None:
+        cube_y = MIDDLE - 13
+    else:
+        cube_y = BOTTOM - 95 if state.cube_owner == me else TOP + 70
+    shapes.append(Shape("rect", TRAY_X + 7, cube_y, fill="#fff", width=26, height=26, css="cube"))
+    shapes.append(
+        Shape(
+            "text", tray_mid, cube_y + 18, text=str(64 if cube == 1 else cube), size=13, fill="#000"
+        )
+    )
+    # dice
+    dice_left = turn.dice_left if turn is not None else ()
+    if state.dice is not None:
+        first, second = state.dice
+        faces = [first, second] if first != second else [first] * 4
+        unused = list(dice_left) if turn is not None else list(faces)
+        dx = MARGIN + 6 * POINT + BAR_WIDTH + 6 * POINT / 2 - (len(faces) * 30) / 2
+        for i, face in enumerate(faces):
+            used = face not in unused
+            if not used:
+                unused.remove(face)
+            shapes.append(
+                Shape(
+                    "rect",
+                    dx + i * 30,
+                    MIDDLE - 12,
+                    fill="#ddd" if used else "#fff",
+                    width=24,
+                    height=24,
+                    css="die",
+                )
+            )
+            shapes.append(
+                Shape(
+                    "text",
+                    dx + i * 30 + 12,
+                    MIDDLE + 5,
+                    text=str(face),
+                    size=15,
+                    fill="#999" if used else "#000",
+                )
+            )
+    pips = position.pips
+    shapes.append(
+        Shape(
+            "text",
+            MARGIN + 3 * POINT,
+            BOTTOM + 30,
+            text=f"{my_name}: {pips[0]}",
+            size=12,
+            fill="#fff",
+            css="pips",
+        )
+    )
+    score = state.score
+    shapes.append(
+        Shape(
+            "text",
+            TRAY_X + TRAY_WIDTH / 2,
+            BOTTOM + 22,
+            text=f"{score[me]}–{score[1 - me]}",
+            size=12,
+            fill="#fff",
+            css="score",
+        )
+    )
+    length = state.match_length
+    shapes.append(
+        Shape(
+            "text",
+            TRAY_X + TRAY_WIDTH / 2,
+            BOTTOM + 36,
+            text=_("to %(n)s") % {"n": length},
+            size=9,
+            fill="#fff",
+        )
+    )
+    shapes.append(
+        Shape(
+            "text",
+            MARGIN + 9 * POINT + BAR_WIDTH,
+            BOTTOM + 30,
+            text=f"{their_name}: {pips[1]}",
+            size=12,
+            fill="#fff",
+            css="pips",
+        )
+    )
+    targets = _targets(turn, chosen, names[me]) if clickable and turn is not None else ()
+    title = _("Board from the side of %(name)s") % {"name": my_name}
+    description = _(
+        "Score %(me)s %(my_score)s, %(them)s %(their_score)s, match to %(length)s. "
+        "Pip count: %(me)s %(mine)s, %(them)s %(theirs)s. Cube at %(cube)s."
+    ) % {
+        "me": my_name,
+        "them": their_name,
+        "my_score": score[me],
+        "their_score": score[1 - me],
+        "length": length,
+        "mine": pips[0],
+        "theirs": pips[1],
+        "cube": cube,
+    }
+    if state.dice is not None:
+        description += " " + _("Dice: %(a)s-%(b)s.") % {"a": state.dice[0], "b": state.dice[1]}
+    return Drawing(tuple(shapes), targets, title, description, tuple(labels))
+
+
+def _targets(turn: Turn, chosen: int | None, name: str) -> tuple[Target, ...]:
+    options = turn.options
+    targets = []
+    if chosen is not None and any(step.source == chosen for step in options):
+        for step in options:
+            if step.source != chosen:
+                continue
+            x, y, w, h = _place(step.destination)
+            label = _("Move to %(point)s") % {"point": point_name(step.destination)}
+            targets.append(Target(step.destination, label, *_percent(x, y, w, h), button=True))
+        x, y, w, h = _place(chosen)
+        targets.append(
+            Target(chosen, _("Choose another checker"), *_percent(x, y, w, h), chosen=True)
+        )
+        return tuple(targets)
+    for source in sorted({step.source for step in options}, reverse=True):
+        x, y, w, h = _place(source)
+        label = _("Move a checker of %(name)s from %(point)s") % {
+            "name": name,
+            "point": point_name(source),
+        }
+        targets.append(Target(source, label, *_percent(x, y, w, h)))
+    return tuple(targets)
+
+
+def _place(point: int) -> tuple[float, float, float, float]:
+    """The clickable area of a point, the bar (25) or the bearing-off tray (0)."""
+    if point == BAR:
+        return (MARGIN + 6 * POINT, MIDDLE, BAR_WIDTH, BOTTOM - MIDDLE)
+    if point == OFF:
+        return (TRAY_X, MIDDLE, TRAY_WIDTH, BOTTOM - MIDDLE)
+    x = _column(point)
+    if point >= 13:
+        return (x, TOP, POINT, 140)
+    return (x, BOTTOM - 140, POINT, 140)
+
+
+def board_buttons(
+    game: Game, sides: frozenset[int], turn: Turn | None, *, recorded: bool = False
+) -> frozenset[str]:
+    """The action buttons to show: what the engine allows now, for a side the user may act for."""
+    if game.over or recorded or not sides:
+        return frozenset()
+    available = game.available()
+    if game.phase is not Phase.OPENING and game.acting not in sides:
+        return frozenset()
+    shown = set()
+    for act, name in (
+        (Act.OPENING_ROLL, "opening"),
+        (Act.ROLL, "roll"),
+        (Act.DOUBLE, "double"),
+        (Act.TAKE, "take"),
+        (Act.DROP, "drop"),
+        (Act.RESIGN, "resign"),
+        (Act.ACCEPT, "accept"),
+        (Act.REJECT, "reject"),
+    ):
+        if act in available:
+            shown.add(name)
+    if Act.PLAY in available and turn is not None:
+        shown.add("play")
+        if turn.moves:
+            shown.add("undo")
+        if turn.play is not None:
+            shown.add("confirm")
+    return frozenset(shown)

@@ -1,0 +1,150 @@
+"""The board: play a game on the site, one action a request.
+
+Without JavaScript every click is a link (choosing a checker) or a form (an
+action), and the page is redrawn; with the small script in static/board.js the
+same requests return only the board, which replaces the old one in place.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .board import board_buttons, board_drawing
+from .forms import RESIGNED, BoardActionForm
+from .models import BoardGame
+from .play import (
+    BoardChanged,
+    board_game_act,
+    board_game_current,
+    board_game_start,
+    board_sides,
+    board_state,
+    board_waiting,
+)
+from .selectors import match_list, match_score_sheet
+
+
+def players_required(view):
+    """Anonymous visitors sign in first; the service decides who may act for which side."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    wrapper.players_only = True  # the permission test walks the URLs and checks this
+    return wrapper
+
+
+def _fragment(request) -> bool:
+    return request.headers.get("X-Board") == "1"
+
+
+def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
+    board_game = board_game_current(match=match)
+    sheet = match_score_sheet(match=match)
+    sides = board_sides(user=request.user, match=match)
+    names = (str(match.player_a), str(match.player_b))
+    context = {"match": match, "sheet": sheet, "error": error, "sides": sides, "levels": RESIGNED}
+    if board_game is not None:
+        state = board_state(board_game=board_game)
+        game = state.game
+        if chosen is None and request.method == "GET":
+            chosen = _int(request.GET.get("from"))
+        context.update(
+            board_game=board_game,
+            state=state,
+            game=game,
+            waiting=board_waiting(game, match),
+            on_roll=names[game.turn],
+            acting=names[game.acting],
+            result_winner=names[game.result.winner] if game.result else "",
+            drawing=board_drawing(
+                state=game.match_state,
+                position=state.position,
+                names=names,
+                turn=state.turn,
+                chosen=chosen,
+                clickable=bool(sides) and game.acting in sides and not state.recorded,
+            ),
+            buttons=board_buttons(game, sides, state.turn, recorded=state.recorded),
+            chosen=chosen,
+            pending=" ".join(str(step) for step in state.turn.steps) if state.turn else "",
+        )
+    can_start = bool(sides) and not sheet.over and match.final_score_a is None
+    if board_game is not None and not board_game_over(context):
+        can_start = False
+    context["can_start"] = can_start
+    context["next_number"] = len(sheet.rows) + 1
+    context["next_game"] = sheet.next_game
+    template = "includes/board.html" if _fragment(request) else "board.html"
+    return render(request, template, context, status=status)
+
+
+def board_game_over(context) -> bool:
+    return context["state"].recorded if "state" in context else True
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@require_GET
+def board(request, pk: int):
+    match = get_object_or_404(match_list(), pk=pk)
+    since = _int(request.GET.get("since"))
+    if since is not None and _fragment(request):
+        current = board_game_current(match=match)
+        if (
+            current is not None
+            and current.version == since
+            and request.GET.get("n") == str(current.number)
+        ):
+            return HttpResponse(status=204)  # the script keeps the board it has
+    return _board(request, match)
+
+
+@players_required
+@require_POST
+def board_start(request, pk: int):
+    match = get_object_or_404(match_list(), pk=pk)
+    try:
+        board_game_start(match=match, user=request.user)
+    except ValidationError as error:
+        return _board(request, match, error=error.messages[0], status=400)
+    return _board(request, match) if _fragment(request) else redirect("board", pk=pk)
+
+
+@players_required
+@require_POST
+def board_act(request, pk: int, number: int):
+    board_game = get_object_or_404(
+        BoardGame.objects.select_related("match__player_a", "match__player_b"),
+        match_id=pk,
+        number=number,
+    )
+    match = get_object_or_404(match_list(), pk=pk)
+    form = BoardActionForm(request.POST)
+    error, status, chosen = "", 200, None
+    if not form.is_valid():
+        error, status = " ".join(m for e in form.errors.values() for m in e), 400
+    else:
+        try:
+            board_game_act(board_game=board_game, user=request.user, **form.action_kwargs())
+        except BoardChanged as changed:
+            error, status = changed.messages[0], 409
+        except ValidationError as refused:
+            error, status = refused.messages[0], 400
+            if form.cleaned_data["action"] == "move":
+                chosen = form.cleaned_data.get("source")
+    if error or _fragment(request):
+        return _board(request, match, error=error, status=status, chosen=chosen)
+    return redirect("board", pk=pk)

@@ -1,0 +1,215 @@
+"""Settling a score dispute: a log replayed, the recorded score beside it, the sheets, a decision.
+
+The log is a match file, uploaded or the site's own log exported as one, so
+both go through the same replay (:func:`rules.replay.replay_match`) and the
+dispute keeps the very text it compared. The decision corrects the match with
+the services any correction uses, and their audit entries link the dispute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules.match import Outcome
+from rules.replay import Replay, ReplayedGame
+from rules.sheets import SheetRuling, sheet_ruling
+
+from .matfiles import mat_import_plan, match_mat
+from .models import Dispute, Match
+from .selectors import SheetRow, match_score_sheet
+from .services import _audit, game_correct, game_record, match_record_final_score
+
+
+@dataclass(frozen=True)
+class GameComparison:
+    """One game as the log plays it and as the score sheet records it."""
+
+    number: int
+    log: ReplayedGame | None
+    recorded: SheetRow | None
+    log_score_after: tuple[int, int] | None
+
+    @property
+    def agrees(self) -> bool:
+        if self.log is None or self.recorded is None or self.log.result is None:
+            return False
+        game = self.recorded.game
+        return (self.log.winner, self.log.points) == (game.winner, game.points)
+
+
+@dataclass(frozen=True)
+class DisputeReport:
+    dispute: Dispute
+    replay: Replay
+    games: tuple[GameComparison, ...]
+    recorded_score: tuple[int, int]
+    ruling: SheetRuling
+
+    @property
+    def parting(self) -> int | None:
+        """The first game where the log and the recorded score part ways."""
+        return next((g.number for g in self.games if not g.agrees), None)
+
+    @property
+    def log_score(self) -> tuple[int, int]:
+        return self.replay.final_score
+
+    @property
+    def ruling_text(self) -> str:
+        match = self.dispute.match
+        names = {0: str(match.player_a), 1: str(match.player_b)}
+        rule = self.ruling.rule
+        if rule == "none":
+            return _("No score sheet has been entered.")
+        score = self.ruling.score
+        if rule == "only-one":
+            return _(
+                "Only %(name)s kept a score sheet, so it stands: %(a)s–%(b)s (WBF 3: in a "
+                "dispute, the player who kept no score is wrong)."
+            ) % {"name": names[self.ruling.side], "a": score[0], "b": score[1]}
+        if rule == "agree":
+            return _("Both score sheets say %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
+        if rule == "trailing":
+            return _(
+                "Both players kept a score sheet and they differ: the trailing player's sheet "
+                "stands, %(name)s's: %(a)s–%(b)s."
+            ) % {"name": names[self.ruling.side], "a": score[0], "b": score[1]}
+        return _(
+            "Both players kept a score sheet, and the sheets do not agree on who is trailing: "
+            "no sheet stands by the rule; decide from the log."
+        )
+
+
+def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left=None) -> Dispute:
+    """A dispute over a match, against an uploaded file or (no text) the site's own log."""
+    source = Dispute.Source.FILE if text else Dispute.Source.SITE
+    if not text:
+        if not match.board_games.exists():
+            raise ValidationError(
+                _("No game of this match was played on the board: upload a match file.")
+            )
+        text = match_mat(match=match)
+    plan = mat_import_plan(match=match, text=text, left=left)  # refuses what cannot be read
+    dispute = Dispute.objects.create(
+        swapped=plan.swapped,
+        match=match,
+        opened_by=user if user.is_authenticated else None,
+        source=source,
+        filename=filename[:200],
+        mat=text,
+    )
+    _audit(match, user, "dispute opened", None, {"dispute": dispute.pk}, dispute=dispute)
+    return dispute
+
+
+def dispute_report(*, dispute: Dispute) -> DisputeReport:
+    """The log replayed next to the recorded games, and the score-sheet rule applied."""
+    match = dispute.match
+    replay = mat_import_plan(match=match, text=dispute.mat, left=int(dispute.swapped)).replay
+    sheet = match_score_sheet(match=match)
+    count = max(len(replay.games), len(sheet.rows))
+    comparisons = []
+    for index in range(count):
+        logged = replay.games[index] if index < len(replay.games) else None
+        recorded = sheet.rows[index] if index < len(sheet.rows) else None
+        after = None
+        if logged is not None and logged.result is not None and logged.counted:
+            after = _after(logged, match.length)
+        comparisons.append(GameComparison(index + 1, logged, recorded, after))
+    ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
+    return DisputeReport(dispute, replay, tuple(comparisons), sheet.score, ruling)
+
+
+def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
+    """Each player's score sheet as they show it (either may have kept none)."""
+    if dispute.decided_at is not None:
+        raise ValidationError(_("This dispute is decided."))
+    dispute.sheet_a_a, dispute.sheet_a_b = sheet_a or (None, None)
+    dispute.sheet_b_a, dispute.sheet_b_b = sheet_b or (None, None)
+    dispute.save()
+    _audit(
+        dispute.match,
+        user,
+        "score sheets entered",
+        None,
+        {"dispute": dispute.pk, "sheets": [sheet_a, sheet_b]},
+        dispute=dispute,
+    )
+    return dispute
+
+
+def dispute_decide(*, dispute: Dispute, user) -> Dispute:
+    """The log stands: the recorded games are corrected to the log's, one service call each."""
+    report = dispute_report(dispute=dispute)
+    with transaction.atomic():
+        locked = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if locked.decided_at is not None:
+            raise ValidationError(_("This dispute is decided."))
+        match = Match.objects.get(pk=dispute.match_id)
+        changed = 0
+        if match.final_score_a is not None:
+            if report.replay.winner is None:
+                raise ValidationError(
+                    _("The log does not finish the match, and only a final score is recorded.")
+                )
+            score = report.replay.final_score
+            if score != (match.final_score_a, match.final_score_b):
+                match_record_final_score(
+                    match=match, score_a=score[0], score_b=score[1], user=user, dispute=locked
+                )
+                changed = 1
+        else:
+            changed = _games_to_the_log(match, report, user, locked)
+        locked.decision = _("The log stands: %(count)s game(s) corrected or added.") % {
+            "count": changed
+        }
+        locked.decided_at = timezone.now()
+        locked.decided_by = user
+        locked.save()
+        _audit(match, user, "dispute decided", None, {"decision": locked.decision}, dispute=locked)
+    return locked
+
+
+def _games_to_the_log(match: Match, report: DisputeReport, user, dispute: Dispute) -> int:
+    changed = 0
+    for comparison in report.games:
+        logged = comparison.log
+        if logged is None or logged.result is None or not logged.counted:
+            continue
+        if comparison.agrees:
+            continue
+        result = logged.result
+        facts = {
+            "winner": result.winner,
+            "cube": result.cube,
+            "result": result.outcome.value,
+            "resigned": result.points // result.cube
+            if result.outcome is Outcome.RESIGNATION
+            else None,
+        }
+        if comparison.recorded is not None:
+            game_correct(game=comparison.recorded.game, user=user, dispute=dispute, **facts)
+        else:
+            fresh = Match.objects.get(pk=match.pk)
+            game_record(
+                match=fresh,
+                number=comparison.number,
+                user=user,
+                board=True,
+                dispute=dispute,
+                **facts,
+            )
+        changed += 1
+    return changed
+
+
+def _after(game: ReplayedGame, length: int) -> tuple[int, int]:
+    score = list(game.score_before)
+    if game.result is not None:
+        score[game.result.winner] = min(length, score[game.result.winner] + game.result.points)
+    return (score[0], score[1])

@@ -1,0 +1,199 @@
+"""A match as a .mat file and back: export what the site knows, import what a program wrote.
+
+Export writes each game's log when it was played on the board (or imported),
+and only its result when a director recorded it by hand. Import replays the
+file through the engine (:func:`rules.replay.replay_match`) and keeps, for each
+game, the engine's log as a board game's actions: a match imported once can
+be exported, shown move by move, or disputed like one played on the site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from rules.errors import MatFileError
+from rules.matfile import MatchRecord, WrittenGame, format_mat, read_mat
+from rules.replay import Replay, replay_match, written_games
+
+from .models import BoardAction, BoardGame, Match
+from .play import board_state
+from .selectors import match_score_sheet
+from .services import _audit, game_record
+
+MAX_BYTES = 2_000_000  # a 25-point match with every move is about 30 kB
+
+
+def match_mat(*, match: Match) -> str:
+    """The match in gnubg's .mat layout, as far as the site knows it."""
+    sheet = match_score_sheet(match=match)
+    boards = {
+        board_game.number: board_game
+        for board_game in match.board_games.prefetch_related("actions")
+    }
+    games: list[WrittenGame] = []
+    for row in sheet.rows:
+        board_game = boards.get(row.game.number)
+        if board_game is not None:
+            written = written_games([board_state(board_game=board_game).game])[0]
+            games.append(
+                WrittenGame(written.score, written.cells, row.game.winner, row.game.points)
+            )
+        else:
+            games.append(WrittenGame(row.score_before, (), row.game.winner, row.game.points))
+    unfinished = boards.get(len(sheet.rows) + 1)
+    if unfinished is not None and not sheet.over:
+        games.extend(written_games([board_state(board_game=unfinished).game]))
+    if games and sheet.over:
+        last = games[-1]
+        games[-1] = WrittenGame(last.score, last.cells, last.winner, last.points, wins_match=True)
+    tags = [("Site", "Crawford"), ("Date", match.date.strftime("%Y.%m.%d"))]
+    if match.event_id:
+        tags.insert(0, ("Event", str(match.event)))
+    return format_mat(
+        length=match.length,
+        players=(str(match.player_a), str(match.player_b)),
+        games=games,
+        tags=tags,
+    )
+
+
+def mat_read_text(data: bytes) -> str:
+    """An upload's text: UTF-8 (with or without a BOM), else Latin-1 as older programs write."""
+    if len(data) > MAX_BYTES:
+        raise ValidationError(_("The file is too large for a match file (over 2 MB)."))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def mat_read(*, text: str) -> MatchRecord:
+    """A match file read, or the reason it cannot be, with its line, for the director."""
+    if len(text) > MAX_BYTES:
+        raise ValidationError(_("The file is too large for a match file (over 2 MB)."))
+    try:
+        return read_mat(text)
+    except MatFileError as error:
+        raise ValidationError(
+            _("This is not a match file we can read: line %(line)s: %(reason)s")
+            % {"line": error.line, "reason": error.plain}
+        ) from error
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    """What an import would do: the replay, and which column is which player."""
+
+    replay: Replay
+    swapped: bool  # the file's left column is the match's player B
+    by_name: bool  # the players were matched by name (else the director chose)
+
+
+def mat_import_plan(*, match: Match, text: str, left: int | None = None) -> ImportPlan:
+    """Replay a file for a match; the columns go to the players by name, or as ``left`` says."""
+    record = mat_read(text=text)
+    if record.length != match.length:
+        raise ValidationError(
+            _("The file is a %(file)s-point match; this match is to %(length)s points.")
+            % {"file": record.length, "length": match.length}
+        )
+    if not record.games:
+        raise ValidationError(_("The file has no games."))
+    names = [name.strip().casefold() for name in record.players]
+    a, b = str(match.player_a).casefold(), str(match.player_b).casefold()
+    by_name = left is None
+    if left is None:
+        if names == [a, b]:
+            left = 0
+        elif names == [b, a]:
+            left = 1
+        else:
+            raise ValidationError(
+                _(
+                    "The file's players (%(left)s, %(right)s) are not this match's by name: "
+                    "say which of them is %(a)s."
+                )
+                % {
+                    "left": record.players[0],
+                    "right": record.players[1],
+                    "a": match.player_a,
+                }
+            )
+    if left == 1:
+        record = _swapped(record)
+    return ImportPlan(replay=replay_match(record), swapped=left == 1, by_name=by_name)
+
+
+def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:
+    """Bring a match played elsewhere into the site: its games, their logs, the score."""
+    plan = mat_import_plan(match=match, text=text, left=left)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.games.exists() or locked.board_games.exists():
+            raise ValidationError(
+                _(
+                    "This match already has games. To compare a file with them, open a "
+                    "dispute instead."
+                )
+            )
+        if locked.decided or locked.final_score_a is not None:
+            raise ValidationError(_("This match's result is recorded: there is nothing to import."))
+        _audit(locked, user, "match file imported", None, {"games": len(plan.replay.games)})
+        for game in plan.replay.games:
+            if not game.counted and game.result is not None:
+                break  # played after the match was won: not part of it (WBF 3)
+            board_game = BoardGame.objects.create(match=locked, number=game.number, imported=True)
+            BoardAction.objects.bulk_create(
+                BoardAction(
+                    game=board_game,
+                    seq=seq,
+                    act=action.act.value,
+                    player=action.player,
+                    die1=action.dice[0] if action.dice else None,
+                    die2=action.dice[1] if action.dice else None,
+                    play=action.play or "",
+                    resignation=int(action.resignation) if action.resignation else None,
+                    illegal=action.illegal or "",
+                )
+                for seq, action in enumerate(game.log, start=1)
+            )
+            if game.result is None:
+                break  # the file stops inside this game: it goes on on the board
+            game_record(
+                match=locked,
+                number=game.number,
+                winner=game.result.winner,
+                cube=game.result.cube,
+                result=game.result.outcome.value,
+                resigned=game.result.points // game.result.cube
+                if game.result.outcome.value == "resignation"
+                else None,
+                user=user,
+                board=True,
+            )
+    return plan
+
+
+def _swapped(record: MatchRecord) -> MatchRecord:
+    """The same file with its columns exchanged, so column 0 is the match's player A."""
+    from dataclasses import replace
+
+    from rules.matfile import GameRecord
+
+    def entries(game: GameRecord):
+        return tuple(replace(entry, player=1 - entry.player) for entry in game.entries)
+
+    games = tuple(
+        replace(
+            game,
+            players=(game.players[1], game.players[0]),
+            score=(game.score[1], game.score[0]),
+            entries=entries(game),
+        )
+        for game in record.games
+    )
+    return replace(record, players=(record.players[1], record.players[0]), games=games)

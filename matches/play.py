@@ -1,0 +1,355 @@
+"""Playing a game on the site's board: each action checked by the engine and saved as it happens.
+
+The engine's log is the record. A board game stores its actions and nothing
+else; the board is rebuilt from them on every request (:func:`board_state`), so
+closing the browser or picking up another device resumes the game exactly.
+Every change bumps the board's version in one conditional UPDATE: an action
+sent from a board drawn before the latest change is refused, so of two devices
+acting at once one wins and the other is shown the board as it now is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.dice import SecureDice, SeededDice
+from rules.errors import RulesError
+from rules.game import Act, Action, Game, Phase
+from rules.match import GameContext, MatchRules
+from rules.matchid import Resignation
+from rules.turn import Turn
+from tournaments.permissions import is_director
+
+from .models import BoardAction, BoardGame, Match
+from .selectors import match_score_sheet
+from .services import _audit, _set_status, game_record, plain
+
+
+class BoardChanged(ValidationError):
+    """The board changed after the device that sent an action drew it: nothing was applied."""
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """A board game as the engine sees it now, with the checker moves not yet confirmed."""
+
+    board_game: BoardGame
+    game: Game
+    turn: Turn | None  # while a roll is being played
+    recorded: bool  # the game's result is on the score sheet: nothing more to do here
+
+    @property
+    def position(self):
+        """The board to draw: mid-turn, with the moves made so far."""
+        return self.turn.board if self.turn is not None else self.game.position
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def board_context(*, match: Match, number: int) -> GameContext:
+    """The score before game ``number`` and whether it is the Crawford game, from the sheet."""
+    sheet = match_score_sheet(match=match)
+    rules = MatchRules(match.length)
+    if number <= len(sheet.rows):
+        row = sheet.rows[number - 1]
+        return GameContext(
+            rules=rules,
+            score=row.score_before,
+            crawford=row.crawford,
+            post_crawford=row.post_crawford,
+            number=number,
+        )
+    if sheet.next_game is None or number != len(sheet.rows) + 1:
+        raise ValidationError(_("The match is over: no game %(number)s.") % {"number": number})
+    return sheet.next_game
+
+
+def board_state(*, board_game: BoardGame, context: GameContext | None = None) -> BoardState:
+    """The game rebuilt from its log; each action is checked again on the way."""
+    if context is None:
+        context = board_context(match=board_game.match, number=board_game.number)
+    actions = [row.as_action() for row in board_game.actions.all()]
+    game = Game.replay(actions, context)
+    recorded = game.over or board_game.match.games.filter(number=board_game.number).exists()
+    turn = None
+    if game.phase is Phase.MOVE and game.dice is not None and not recorded:
+        turn = Turn(game.position, game.dice, _moves(board_game.pending), game.legal_plays)
+    return BoardState(board_game=board_game, game=game, turn=turn, recorded=recorded)
+
+
+def board_game_current(*, match: Match) -> BoardGame | None:
+    """The board game of the match's next game, or its last one; None if none was played."""
+    return (
+        BoardGame.objects.filter(match=match)
+        .select_related("match__player_a", "match__player_b")
+        .prefetch_related("actions")
+        .order_by("-number")
+        .first()
+    )
+
+
+def board_sides(*, user, match: Match) -> frozenset[int]:
+    """The sides a user may act for: both for a director, their own for a player."""
+    if is_director(user):
+        return frozenset({0, 1})
+    if not user.is_authenticated:
+        return frozenset()
+    return frozenset(side for side in (0, 1) if match.player(side).user_id == user.pk)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def board_game_start(*, match: Match, user) -> BoardGame:
+    """Start the match's next game on the board (a second press lands on the same game)."""
+    if not board_sides(user=user, match=match):
+        raise PermissionDenied
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status == Match.Status.WALKOVER or locked.final_score_a is not None:
+            raise ValidationError(_("This match's result is recorded: there is no game to play."))
+        sheet = match_score_sheet(match=locked)
+        if sheet.over:
+            raise ValidationError(_("The match is over: no game to play."))
+        number = len(sheet.rows) + 1
+        board_game, created = BoardGame.objects.get_or_create(match=locked, number=number)
+        if created:
+            _set_status(locked, False)
+            _audit(locked, user, "board game started", None, {"game": number})
+    return board_game
+
+
+def board_game_act(
+    *,
+    board_game: BoardGame,
+    version: int,
+    action: str,
+    user,
+    dice: tuple[int, int] | None = None,
+    source: int | None = None,
+    destination: int | None = None,
+    play: str = "",
+    level: int = 1,
+) -> BoardState:
+    """Apply one action to the board, if the board is still as the sender saw it.
+
+    Refusals name the rule (the engine's own words); an action that ends the
+    game records it into the match score in the same transaction.
+    """
+    if action not in _ACTS:
+        raise ValidationError(_("Unknown action."))
+    try:
+        with transaction.atomic():
+            bumped = BoardGame.objects.filter(pk=board_game.pk, version=version).update(
+                version=F("version") + 1
+            )
+            if not bumped:
+                raise BoardChanged(
+                    _(
+                        "The board changed before your action arrived (someone acted on another "
+                        "device). Nothing you sent was applied: here is the board as it is now."
+                    )
+                )
+            fresh = BoardGame.objects.select_related("match__player_a", "match__player_b").get(
+                pk=board_game.pk
+            )
+            state = board_state(board_game=fresh)
+            _apply(state, action, user, dice, source, destination, play, level)
+            return board_state(board_game=fresh, context=state.game.context)
+    except IntegrityError as error:  # a simultaneous action took the same log line
+        raise BoardChanged(
+            _("Someone else acted on this board at the same moment: here is the board now.")
+        ) from error
+
+
+def _apply(state: BoardState, action, user, dice, source, destination, play, level) -> None:
+    game, board_game = state.game, state.board_game
+    match = board_game.match
+    if state.recorded:
+        raise ValidationError(_("This game is over: its result is on the score sheet."))
+    sides = board_sides(user=user, match=match)
+    acting = game.acting
+    if not sides or (game.phase is not Phase.OPENING and acting not in sides):
+        raise PermissionDenied
+    wanted = _ACTS[action]
+    if wanted not in game.available() and wanted is not Act.DOUBLE:  # the engine says why
+        raise ValidationError(
+            _("That is not possible now: %(waiting)s") % {"waiting": board_waiting(game, match)}
+        )
+    logged = len(game.log)
+    pending = state.turn.moves if state.turn is not None else ()
+    try:
+        if action in ("opening", "roll"):
+            rolled = dice or _server_dice(board_game, logged)
+            game.roll_opening(rolled) if action == "opening" else game.roll(rolled)
+        elif action in ("move", "undo", "confirm"):
+            assert state.turn is not None  # the phase is MOVE: checked above
+            turn = state.turn
+            if action == "move":
+                pending = turn.move(source, destination).moves
+            elif action == "undo":
+                if not turn.moves:
+                    raise ValidationError(_("No checker has been moved yet this turn."))
+                pending = turn.undo().moves
+            else:
+                if turn.play is None:
+                    raise ValidationError(
+                        _("The play is not complete: move the rest of the roll first.")
+                    )
+                game.play(turn.play)
+        elif action == "play":
+            game.play(play)
+        elif action == "resign":
+            game.resign(Resignation(level))
+        else:
+            {
+                "double": game.double,
+                "take": game.take,
+                "drop": game.drop,
+                "accept": game.accept_resignation,
+                "reject": game.reject_resignation,
+            }[action]()
+    except RulesError as error:
+        raise ValidationError(plain(error)) from error
+    if action not in ("move", "undo"):
+        pending = ()
+    _save(board_game, game.log[logged:], logged, user)
+    board_game.pending = " ".join(f"{s}:{d}" for s, d in pending)
+    board_game.save(update_fields=["pending"])
+    if game.over and game.result is not None:
+        result = game.result
+        game_record(
+            match=match,
+            number=board_game.number,
+            winner=result.winner,
+            cube=result.cube,
+            result=result.outcome.value,
+            resigned=int(game.offer) if game.offer else None,
+            user=user,
+            board=True,
+        )
+
+
+def board_waiting(game: Game, match: Match) -> str:
+    """What the board waits for, with the players' names."""
+    name = str(match.player(game.acting))
+    if game.phase is Phase.OPENING:
+        return _("the game waits for the opening roll.")
+    if game.phase is Phase.ROLL:
+        return _("%(name)s is to double or roll.") % {"name": name}
+    if game.phase is Phase.MOVE and game.dice:
+        return _("%(name)s is to play %(a)s-%(b)s.") % {
+            "name": name,
+            "a": game.dice[0],
+            "b": game.dice[1],
+        }
+    if game.phase is Phase.DOUBLED:
+        return _("%(name)s is to take or drop.") % {"name": name}
+    if game.phase is Phase.RESIGNED:
+        return _("%(name)s is to accept or refuse the resignation.") % {"name": name}
+    return _("the game is over.")
+
+
+_ACTS = {
+    "opening": Act.OPENING_ROLL,
+    "roll": Act.ROLL,
+    "move": Act.PLAY,
+    "undo": Act.PLAY,
+    "confirm": Act.PLAY,
+    "play": Act.PLAY,
+    "double": Act.DOUBLE,
+    "take": Act.TAKE,
+    "drop": Act.DROP,
+    "resign": Act.RESIGN,
+    "accept": Act.ACCEPT,
+    "reject": Act.REJECT,
+}
+
+
+def _save(board_game: BoardGame, actions: list[Action], logged: int, user) -> None:
+    BoardAction.objects.bulk_create(
+        BoardAction(
+            game=board_game,
+            seq=logged + index,
+            act=action.act.value,
+            player=action.player,
+            die1=action.dice[0] if action.dice else None,
+            die2=action.dice[1] if action.dice else None,
+            play=action.play or "",
+            resignation=int(action.resignation) if action.resignation else None,
+            illegal=action.illegal or "",
+            user=user if user is not None and user.is_authenticated else None,
+        )
+        for index, action in enumerate(actions, start=1)
+    )
+
+
+def _server_dice(board_game: BoardGame, logged: int) -> tuple[int, int]:
+    """Secure dice; with a seed (tests, demos) the same roll for the same place in a game."""
+    seed = settings.DICE_SEED
+    if seed is None:
+        return SecureDice().roll()
+    return SeededDice(f"{seed}:{board_game.match_id}:{board_game.number}:{logged}").roll()
+
+
+def _moves(pending: str) -> tuple[tuple[int, int], ...]:
+    return tuple(tuple(int(n) for n in pair.split(":")) for pair in pending.split())  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One action of a game's log, with the board right after it."""
+
+    number: int
+    player: str
+    act: str
+    action: Action
+    drawing: object  # matches.board.Drawing
+
+    @property
+    def prefix(self) -> str:
+        """Keeps each board's SVG title id unique on the page."""
+        return f"a{self.number}-"
+
+    @property
+    def pips(self) -> tuple[int, int] | None:
+        return self.action.position.pips if self.action.position else None
+
+
+def board_game_log(*, board_game: BoardGame) -> list[LogLine]:
+    """Every action of a board game with the board after it, its Position ID and Match ID."""
+    from .board import board_drawing
+
+    match = board_game.match
+    names = (str(match.player_a), str(match.player_b))
+    state = board_state(board_game=board_game)
+    lines = []
+    for number, action in enumerate(state.game.log, start=1):
+        drawing = board_drawing(state=action.state, position=action.position, names=names)
+        lines.append(
+            LogLine(number, names[action.player], str(ACT_LABELS[action.act]), action, drawing)
+        )
+    return lines
+
+
+ACT_LABELS = {
+    Act.OPENING_ROLL: gettext_lazy("opening roll"),
+    Act.ROLL: gettext_lazy("rolls"),
+    Act.PLAY: gettext_lazy("plays"),
+    Act.NO_PLAY: gettext_lazy("cannot move (WBF 17)"),
+    Act.DOUBLE: gettext_lazy("doubles"),
+    Act.TAKE: gettext_lazy("takes"),
+    Act.DROP: gettext_lazy("drops"),
+    Act.BEAVER: gettext_lazy("beavers"),
+    Act.RESIGN: gettext_lazy("offers to resign"),
+    Act.ACCEPT: gettext_lazy("accepts the resignation"),
+    Act.REJECT: gettext_lazy("plays on"),
+}
