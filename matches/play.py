@@ -313,6 +313,8 @@ class LogLine:
     act: str
     action: Action
     drawing: object  # matches.board.Drawing
+    on_roll: str  # whose pip count comes first
+    other: str
 
     @property
     def prefix(self) -> str:
@@ -334,8 +336,17 @@ def board_game_log(*, board_game: BoardGame) -> list[LogLine]:
     lines = []
     for number, action in enumerate(state.game.log, start=1):
         drawing = board_drawing(state=action.state, position=action.position, names=names)
+        on_roll = action.state.player_on_roll
         lines.append(
-            LogLine(number, names[action.player], str(ACT_LABELS[action.act]), action, drawing)
+            LogLine(
+                number,
+                names[action.player],
+                str(ACT_LABELS[action.act]),
+                action,
+                drawing,
+                names[on_roll],
+                names[1 - on_roll],
+            )
         )
     return lines
 

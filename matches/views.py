@@ -194,7 +194,10 @@ def match_export(request, pk: int):
 def match_import(request, pk: int):
     """Upload a .mat file, see what the replay makes of it, then import it."""
     found = get_object_or_404(match_list(), pk=pk)
-    form = MatFileForm(request.POST or None, request.FILES or None, match=found)
+    posted = request.method == "POST"
+    form = MatFileForm(
+        request.POST if posted else None, request.FILES if posted else None, match=found
+    )
     context = {"match": found, "form": form}
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -219,7 +222,10 @@ def match_import(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def dispute_new(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
-    form = MatFileForm(request.POST or None, request.FILES or None, match=found)
+    posted = request.method == "POST"
+    form = MatFileForm(
+        request.POST if posted else None, request.FILES if posted else None, match=found
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         text = data["text"]

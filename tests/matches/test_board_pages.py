@@ -1,0 +1,196 @@
+"""The board, the game log, export, import and disputes as a director meets them (no JavaScript)."""
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from matches.models import AuditEntry, BoardGame, Dispute, Game, Match
+from matches.play import board_state
+from matches.selectors import match_score_sheet
+from tests.conftest import SHARED
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, match, action, **data):
+    board_game = BoardGame.objects.filter(match=match).order_by("-number").first()
+    url = reverse("board_act", args=[match.pk, board_game.number])
+    return client.post(url, {"action": action, "version": board_game.version, **data})
+
+
+@pytest.fixture
+def started(director_client, match5):
+    response = director_client.post(reverse("board_start", args=[match5.pk]))
+    assert response.status_code == 302
+    return match5
+
+
+def test_the_board_is_an_svg_from_the_side_of_the_player_on_roll(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)  # Anna (A) plays 3-1
+    page = director_client.get(reverse("board", args=[started.pk])).content.decode()
+    assert "<svg" in page and "Board from the side of Anna Rossi" in page
+    assert "Point 6: 5 checkers of Anna Rossi" in page  # read out to a screen reader
+    assert "Point 19: 5 checkers of Bruno Bianchi" in page  # Bruno's 6 point, Anna's 19
+    assert "Pip count: Anna Rossi 167, Bruno Bianchi 167" in page
+    assert "match to 5" in page and "Dice: 3-1" in page
+    # each movable checker is a link; nothing is a destination until a checker is chosen
+    assert page.count('class="target source') == 4 and "destination" not in page
+
+
+def test_a_play_by_clicks_without_javascript(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    page = director_client.get(reverse("board", args=[started.pk]) + "?from=8").content.decode()
+    destinations = re.findall(r'name="destination" value="(\d+)"', page)
+    assert sorted(destinations, key=int) == ["5", "7"]
+    assert post(director_client, started, "move", source=8, destination=5).status_code == 302
+    page = director_client.get(reverse("board", args=[started.pk])).content.decode()
+    assert "Moved so far: 8/5" in page and "Take back a move" in page
+    assert "Confirm the play" not in page  # the 1 is still to play
+    post(director_client, started, "move", source=6, destination=5)
+    assert post(director_client, started, "confirm").status_code == 302
+    state = board_state(board_game=BoardGame.objects.get(match=started))
+    assert state.game.log[-1].play == "8/5 6/5" and state.game.turn == 1
+
+
+def test_a_stale_board_is_refused_with_the_board_as_it_is(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    board_game = BoardGame.objects.get(match=started)
+    url = reverse("board_act", args=[started.pk, 1])
+    stale = board_game.version
+    director_client.post(url, {"action": "play", "version": stale, "play": "8/5 6/5"})
+    response = director_client.post(
+        url, {"action": "play", "version": stale, "play": "24/23 13/10"}, headers={"X-Board": "1"}
+    )
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "The board changed before your action arrived" in page
+    assert page.startswith('<div id="board-area"')  # the script swaps in the current board
+    assert "Bruno Bianchi is to double or roll" in page
+
+
+def test_a_refusal_keeps_the_board_and_names_the_rule(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    response = post(director_client, started, "play", play="13/10")  # the 1 left unplayed
+    assert response.status_code == 400
+    assert "Both dice can be played, so both must be (WBF 17)." in response.content.decode()
+
+
+def test_the_board_shows_the_crawford_game_and_offers_no_double(director_client, match5, record):
+    record(match5, 0, cube=2)
+    record(match5, 0, cube=2)  # 4-0
+    director_client.post(reverse("board_start", args=[match5.pk]))
+    post(director_client, match5, "opening", die1=6, die2=1)
+    post(director_client, match5, "play", play="13/7 8/7")
+    page = director_client.get(reverse("board", args=[match5.pk])).content.decode()
+    assert "Crawford game: no doubling (WBF 24)" in page
+    assert 'value="roll"' in page and 'value="double"' not in page
+
+
+def test_a_visitor_sees_the_board_but_no_buttons(started, director_client):
+    from django.test import Client
+
+    post(director_client, started, "opening", die1=3, die2=1)
+    page = Client().get(reverse("board", args=[started.pk])).content.decode()
+    assert "<svg" in page and 'value="roll"' not in page and "target" not in page
+
+
+def test_the_game_log_gives_every_action_with_gnubg_ids(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    post(director_client, started, "play", play="8/5 6/5")
+    post(director_client, started, "double")
+    post(director_client, started, "drop")
+    page = director_client.get(reverse("game_log", args=[started.pk, 1])).content.decode()
+    state = board_state(board_game=BoardGame.objects.get(match=started))
+    for action in state.game.log:
+        assert f'value="{action.position_id}"' in page and f'value="{action.match_id}"' in page
+    assert page.count("<svg") == len(state.game.log) == 4
+    assert "Bruno Bianchi 167, Anna Rossi 163" in page  # after 8/5 6/5, Bruno on roll
+
+
+def test_the_match_downloads_as_a_mat_file(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    post(director_client, started, "play", play="8/5 6/5")
+    response = director_client.get(reverse("match_export", args=[started.pk]))
+    assert response["Content-Disposition"].endswith('.mat"')
+    text = response.content.decode()
+    assert " 5 point match" in text and "31: 8/5 6/5" in text
+
+
+ILLEGAL = """ 3 point match
+
+ Game 1
+ Anna Rossi : 0                 Bruno Bianchi : 0
+  1)                             41: 13/9 24/23
+  2) 31: 8/5 6/5                 62: 24/18 13/10
+  3) 55: 13/3(2)                 Doubles => 2
+  4)  Drops                      Wins 1 point
+"""
+
+
+def test_an_import_is_previewed_with_the_illegal_line_flagged(director_client, anna, bruno):
+    from matches.services import match_create
+
+    match = match_create(player_a=anna, player_b=bruno, length=3)
+    url = reverse("match_import", args=[match.pk])
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("m.mat", ILLEGAL.encode())
+    page = director_client.post(url, {"file": upload}).content.decode()
+    assert re.search(r'data-line="6"><td>6</td><td>1</td><td>Bruno Bianchi plays', page)
+    assert "WBF" in page and not Game.objects.exists()  # nothing saved until confirmed
+    text = html.unescape(
+        re.search(r'<textarea name="text" hidden>\n(.*?)</textarea>', page, re.S)[1]
+    )
+    response = director_client.post(url, {"text": text, "left": "0", "confirm": "1"})
+    assert response.status_code == 302
+    assert match_score_sheet(match=Match.objects.get(pk=match.pk)).score == (0, 1)
+
+
+def test_a_dispute_from_a_file_shows_where_log_and_score_part_ways(director_client, match5, record):
+    record(match5, 0, cube=2)  # recorded: Anna 2-0 ... the file says Bruno won game 1
+    text = (
+        " 5 point match\n\n Game 1\n Anna Rossi : 0                 Bruno Bianchi : 0\n"
+        "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Drops                      Wins 1 point\n"
+    )
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = director_client.post(
+        reverse("dispute_new", args=[match5.pk]),
+        {"file": SimpleUploadedFile("a.mat", text.encode())},
+    )
+    dispute = Dispute.objects.get()
+    assert response["Location"] == dispute.get_absolute_url()
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert "part ways at game 1" in page
+    assert 'id="log-score">0–1<' in page and 'id="recorded-score">2–0<' in page
+    # only Bruno kept a sheet: it stands, and the page says which rule it used
+    director_client.post(dispute.get_absolute_url(), {"sheets": "1", "b_a": "0", "b_b": "1"})
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert "Only Bruno Bianchi kept a score sheet, so it stands: 0–1 (WBF 3" in page
+    sheets = {"sheets": "1", "a_a": "0", "a_b": "2", "b_a": "0", "b_b": "1"}
+    director_client.post(dispute.get_absolute_url(), sheets)  # both have Anna trailing
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert "the trailing player&#x27;s sheet stands, Anna Rossi&#x27;s: 0–2" in page
+    sheets.update(a_a="2", a_b="0")  # now each sheet has the other player behind
+    director_client.post(dispute.get_absolute_url(), sheets)
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert "the sheets do not agree on who is trailing" in page
+    # the decision: the log stands, corrected through the usual correction, linked to the dispute
+    director_client.post(dispute.get_absolute_url(), {"decide": "1"})
+    game = Game.objects.get(match=match5, number=1)
+    assert (game.winner, game.result, game.cube) == (1, "drop", 1)
+    corrected = AuditEntry.objects.get(match=match5, action="game corrected")
+    assert corrected.dispute == dispute
+    assert "The log stands" in director_client.get(dispute.get_absolute_url()).content.decode()
+
+
+def test_a_dispute_from_the_site_s_own_log(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    post(director_client, started, "play", play="8/5 6/5")
+    response = director_client.post(reverse("dispute_new", args=[started.pk]), {})
+    dispute = Dispute.objects.get()
+    assert dispute.source == "site" and response.status_code == 302
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert "31: 8/5 6/5" in dispute.mat and "unfinished" in page
