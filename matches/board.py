@@ -21,9 +21,9 @@ from rules.play import point_name
 from rules.position import BAR, OFF, Position
 from rules.turn import Turn
 
-WIDTH, HEIGHT = 410, 352
+WIDTH, HEIGHT = 410, 366
 MARGIN, POINT, BAR_WIDTH, TRAY_X, TRAY_WIDTH = 10, 26, 30, 362, 40
-TOP, BOTTOM, MIDDLE = 10, 310, 160  # point tips reach 140 and 180
+TOP, BOTTOM, MIDDLE = 20, 320, 170  # point tips reach 150 and 190; numbers outside the frame
 RADIUS = 12
 COLOURS = ("#f4efe3", "#2b2b2b")  # player A light, player B dark
 INKS = ("#2b2b2b", "#f4efe3")
@@ -59,6 +59,8 @@ class Target:
 
 @dataclass(frozen=True)
 class Drawing:
+    width = WIDTH
+    height = HEIGHT
     shapes: tuple[Shape, ...]
     targets: tuple[Target, ...]
     title: str
@@ -134,10 +136,10 @@ def board_drawing(
             Shape(
                 "text",
                 x + POINT / 2,
-                base - 2 if not top_row else base + 150 - 2,
+                TOP - 6 if top_row else BOTTOM + 13,
                 text=str(point),
-                size=8,
-                fill="#5b4630",
+                size=9,
+                fill="#f4efe3",
                 css="number",
             )
         )

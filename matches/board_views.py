@@ -120,7 +120,9 @@ def board_start(request, pk: int):
         board_game_start(match=match, user=request.user)
     except ValidationError as error:
         return _board(request, match, error=error.messages[0], status=400)
-    return _board(request, match) if _fragment(request) else redirect("board", pk=pk)
+    if _fragment(request):
+        return _board(request, match_list().get(pk=pk))
+    return redirect("board", pk=pk)
 
 
 @players_required
@@ -131,7 +133,6 @@ def board_act(request, pk: int, number: int):
         match_id=pk,
         number=number,
     )
-    match = get_object_or_404(match_list(), pk=pk)
     form = BoardActionForm(request.POST)
     error, status, chosen = "", 200, None
     if not form.is_valid():
@@ -146,5 +147,6 @@ def board_act(request, pk: int, number: int):
             if form.cleaned_data["action"] == "move":
                 chosen = form.cleaned_data.get("source")
     if error or _fragment(request):
+        match = match_list().get(pk=pk)  # read after the action: a game may have just ended
         return _board(request, match, error=error, status=status, chosen=chosen)
     return redirect("board", pk=pk)
