@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python -m rules bench ../shared/corpus/mat --replay --repeat 5
 	$(BIN)/python -m tournaments.pairing.bench
 	$(BIN)/python scripts/bench_bracket.py
+	$(BIN)/python scripts/bench_board.py
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput

@@ -13,7 +13,8 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from matches.models import Match
+from matches.models import BoardGame, Match
+from matches.play import board_game_act, board_game_start
 from matches.services import game_record, match_create, match_record_final_score
 from tournaments.models import Event, Player, Tournament
 from tournaments.services import (
@@ -89,6 +90,10 @@ class Command(BaseCommand):
             if not Tournament.objects.filter(name=TOURNAMENT).exists():
                 self.load_tournament(get_user_model().objects.get(username=username))
                 self.stdout.write(f"Demo tournament loaded: {TOURNAMENT}.")
+        with transaction.atomic():
+            if not BoardGame.objects.exists():
+                match = self.load_board(get_user_model().objects.get(username=username))
+                self.stdout.write(f"Demo game on the board: /matches/{match.pk}/board/")
         self.stdout.write(f"Director account: {username} / password: {password}")
 
     def director(self, group: Group) -> tuple[str, str]:
@@ -131,6 +136,26 @@ class Command(BaseCommand):
                     result=result,
                     resigned=resigned,
                 )
+
+    def load_board(self, director) -> Match:
+        """A game in progress on the site's board, with dice as if rolled at the table."""
+        first, second = Player.objects.order_by("pk")[:2]
+        match = match_create(player_a=first, player_b=second, length=5, user=director)
+        board_game = board_game_start(match=match, user=director)
+        for action, details in (
+            ("opening", {"dice": (3, 1)}),
+            ("play", {"play": "8/5 6/5"}),
+            ("roll", {"dice": (6, 4)}),
+        ):
+            board_game.refresh_from_db()
+            board_game_act(
+                board_game=board_game,
+                version=board_game.version,
+                action=action,
+                user=director,
+                **details,
+            )
+        return match
 
     def load_tournament(self, director) -> None:
         """A 12-player knockout with a consolation, round 1 played; a Swiss in its first round."""
