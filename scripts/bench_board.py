@@ -80,9 +80,8 @@ def main() -> None:
             board_game = BoardGame.objects.filter(match=match).order_by("-number").first()
             state = board_state(board_game=board_game)
             if state.recorded:
-                if match.games.count() and not client.post(
-                    reverse("board_start", args=[match.pk])
-                ).status_code == 302:
+                restarted = client.post(reverse("board_start", args=[match.pk]))
+                if restarted.status_code != 302:
                     break  # the match is over: a new one
                 continue
             phase = state.game.phase.value

@@ -194,3 +194,12 @@ def test_a_dispute_from_the_site_s_own_log(director_client, started):
     assert dispute.source == "site" and response.status_code == 302
     page = director_client.get(dispute.get_absolute_url()).content.decode()
     assert "31: 8/5 6/5" in dispute.mat and "unfinished" in page
+
+
+def test_the_board_speaks_italian(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    director_client.cookies["django_language"] = "it"
+    page = director_client.get(reverse("board", args=[started.pk])).content.decode()
+    assert "Tavoliere dal lato di Anna Rossi" in page
+    assert "Punta 6: 5 pedine di Anna Rossi" in page and "Conferma" not in page
+    assert "Tocca a Anna Rossi giocare 3-1." in page
