@@ -15,14 +15,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rules.match import Outcome
 from rules.replay import Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
 
 from .matfiles import mat_import_plan, match_mat
 from .models import Dispute, Match
 from .selectors import SheetRow, match_score_sheet
-from .services import _audit, game_correct, game_record, match_record_final_score
+from .services import (
+    _audit,
+    game_correct,
+    game_record,
+    match_record_final_score,
+    result_facts,
+)
 
 
 @dataclass(frozen=True)
@@ -183,15 +188,7 @@ def _games_to_the_log(match: Match, report: DisputeReport, user, dispute: Disput
             continue
         if comparison.agrees:
             continue
-        result = logged.result
-        facts = {
-            "winner": result.winner,
-            "cube": result.cube,
-            "result": result.outcome.value,
-            "resigned": result.points // result.cube
-            if result.outcome is Outcome.RESIGNATION
-            else None,
-        }
+        facts = result_facts(logged.result)
         if comparison.recorded is not None:
             game_correct(game=comparison.recorded.game, user=user, dispute=dispute, **facts)
         else:

@@ -22,7 +22,7 @@ from rules.replay import Replay, replay_match, written_games
 from .models import BoardAction, BoardGame, Match
 from .play import board_state
 from .selectors import match_score_sheet
-from .services import _audit, game_record
+from .services import _audit, game_record, result_facts
 
 MAX_BYTES = 2_000_000  # a 25-point match with every move is about 30 kB
 
@@ -148,17 +148,7 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user) -> Imp
                 break  # played after the match was won: not part of it (WBF 3)
             board_game = BoardGame.objects.create(match=locked, number=game.number, imported=True)
             BoardAction.objects.bulk_create(
-                BoardAction(
-                    game=board_game,
-                    seq=seq,
-                    act=action.act.value,
-                    player=action.player,
-                    die1=action.dice[0] if action.dice else None,
-                    die2=action.dice[1] if action.dice else None,
-                    play=action.play or "",
-                    resignation=int(action.resignation) if action.resignation else None,
-                    illegal=action.illegal or "",
-                )
+                BoardAction.from_action(game=board_game, seq=seq, action=action)
                 for seq, action in enumerate(game.log, start=1)
             )
             if game.result is None:
@@ -166,14 +156,9 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user) -> Imp
             game_record(
                 match=locked,
                 number=game.number,
-                winner=game.result.winner,
-                cube=game.result.cube,
-                result=game.result.outcome.value,
-                resigned=game.result.points // game.result.cube
-                if game.result.outcome.value == "resignation"
-                else None,
                 user=user,
                 board=True,
+                **result_facts(game.result),
             )
     return plan
 

@@ -233,6 +233,22 @@ class BoardAction(models.Model):
     def dice(self) -> tuple[int, int] | None:
         return None if self.die1 is None else (self.die1, self.die2)
 
+    @classmethod
+    def from_action(cls, *, game: BoardGame, seq: int, action: Action, user=None) -> BoardAction:
+        """The row for one of the engine's log entries (the inverse of :meth:`as_action`)."""
+        return cls(
+            game=game,
+            seq=seq,
+            act=action.act.value,
+            player=action.player,
+            die1=action.dice[0] if action.dice else None,
+            die2=action.dice[1] if action.dice else None,
+            play=action.play or "",
+            resignation=int(action.resignation) if action.resignation else None,
+            illegal=action.illegal or "",
+            user=user if user is not None and user.is_authenticated else None,
+        )
+
     def as_action(self) -> Action:
         return Action(
             Act(self.act),

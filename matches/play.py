@@ -29,7 +29,7 @@ from tournaments.permissions import is_director
 
 from .models import BoardAction, BoardGame, Match
 from .selectors import match_score_sheet
-from .services import _audit, _set_status, game_record, plain
+from .services import _audit, _set_status, game_record, plain, result_facts
 
 
 class BoardChanged(ValidationError):
@@ -225,16 +225,12 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
     board_game.pending = " ".join(f"{s}:{d}" for s, d in pending)
     board_game.save(update_fields=["pending"])
     if game.over and game.result is not None:
-        result = game.result
         game_record(
             match=match,
             number=board_game.number,
-            winner=result.winner,
-            cube=result.cube,
-            result=result.outcome.value,
-            resigned=int(game.offer) if game.offer else None,
             user=user,
             board=True,
+            **result_facts(game.result),
         )
 
 
@@ -276,18 +272,7 @@ _ACTS = {
 
 def _save(board_game: BoardGame, actions: list[Action], logged: int, user) -> None:
     BoardAction.objects.bulk_create(
-        BoardAction(
-            game=board_game,
-            seq=logged + index,
-            act=action.act.value,
-            player=action.player,
-            die1=action.dice[0] if action.dice else None,
-            die2=action.dice[1] if action.dice else None,
-            play=action.play or "",
-            resignation=int(action.resignation) if action.resignation else None,
-            illegal=action.illegal or "",
-            user=user if user is not None and user.is_authenticated else None,
-        )
+        BoardAction.from_action(game=board_game, seq=logged + index, action=action, user=user)
         for index, action in enumerate(actions, start=1)
     )
 

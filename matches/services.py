@@ -227,6 +227,17 @@ def _settled(match: Match, user, *, corrected: bool = False) -> None:
     match_result_changed(match=match, user=user, corrected=corrected)
 
 
+def result_facts(result: GameResult) -> dict[str, object]:
+    """A game's result as :func:`game_record` and :func:`game_correct` take it."""
+    resigned = result.points // result.cube if result.outcome is Outcome.RESIGNATION else None
+    return {
+        "winner": result.winner,
+        "cube": result.cube,
+        "result": result.outcome.value,
+        "resigned": resigned,
+    }
+
+
 def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> GameResult:
     try:
         outcome = Outcome(result)

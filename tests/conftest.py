@@ -137,6 +137,16 @@ def browser():
 
 
 @pytest.fixture(autouse=True)
+def english():
+    """Each test starts in English: a page asked for in Italian leaves the thread's language set."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def seeded_dice(settings):
     """The board's dice repeat in tests (production dice come from the secure source)."""
     settings.DICE_SEED = "crawford-tests"

@@ -203,3 +203,39 @@ def test_the_board_speaks_italian(director_client, started):
     assert "Tavoliere dal lato di Anna Rossi" in page
     assert "Punta 6: 5 pedine di Anna Rossi" in page and "Conferma" not in page
     assert "Tocca a Anna Rossi giocare 3-1." in page
+
+
+CRAWFORD_DOUBLE = """ 3 point match
+
+ Game 1
+ Anna Rossi : 0                 Bruno Bianchi : 0
+  1) 31: 8/5 6/5                 Doubles => 2
+  2)  Takes                      64: 24/18 13/9
+  3)  Doubles => 4                Drops
+      Wins 2 points
+
+ Game 2
+ Anna Rossi : 2                 Bruno Bianchi : 0
+  1) 31: 8/5 6/5                 Doubles => 2
+  2)  Drops                      Wins 1 point
+"""
+
+
+def test_a_dispute_shows_a_crawford_double_annulled_at_its_line(
+    director_client, anna, bruno, record
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from matches.services import match_create
+
+    match = match_create(player_a=anna, player_b=bruno, length=3)
+    record(match, 0, cube=2, result="drop")  # 2-0
+    record(match, 0)  # recorded: Anna won the Crawford game; the log says Bruno did
+    upload = SimpleUploadedFile("crawford.mat", CRAWFORD_DOUBLE.encode())
+    director_client.post(reverse("dispute_new", args=[match.pk]), {"file": upload})
+    dispute = Dispute.objects.get()
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    row = re.search(r'data-line="12">(.*?)</tr>', page, re.S)[1]
+    assert "game 2 is the Crawford game: no doubling (WBF 24); the double is annulled" in row
+    assert "part ways at game 2" in page
+    assert 'id="log-score">2–1<' in page

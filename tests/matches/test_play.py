@@ -228,3 +228,43 @@ def test_a_game_on_the_board_cannot_also_be_recorded_by_hand(board, match5, reco
 def test_typed_dice_are_used_as_rolled(board, director):
     state = act(board, "opening", director, dice=(2, 5))
     assert state.game.turn == 1 and state.game.dice == (5, 2)  # B's 5 beats A's 2 (WBF 12)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    __import__("django.db").db.connection.vendor != "postgresql",
+    reason="needs PostgreSQL's row locks (run by .ci/run's PostgreSQL pass); "
+    "SQLite serialises every write",
+)
+def test_two_devices_pressing_at_the_same_instant_one_action_is_applied(match5, director):
+    import threading
+
+    from django.db import connections
+
+    board = board_game_start(match=match5, user=director)
+    to_play(board, director, dice=(3, 1))
+    seen = BoardGame.objects.get(pk=board.pk)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def press(play):
+        try:
+            barrier.wait()
+            board_game_act(
+                board_game=seen, version=seen.version, action="play", play=play, user=director
+            )
+            outcomes.append("applied")
+        except BoardChanged as changed:
+            outcomes.append(changed.messages[0])
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=press, args=(p,)) for p in ("8/5 6/5", "24/23 13/10")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(outcomes) == 2 and outcomes.count("applied") == 1
+    assert "The board changed before your action arrived" in "".join(outcomes)
+    state = board_state(board_game=BoardGame.objects.get(pk=board.pk))
+    assert len([a for a in state.game.log if a.play]) == 1
