@@ -21,6 +21,8 @@ from rules.play import point_name
 from rules.position import BAR, OFF, Position
 from rules.turn import Turn
 
+from .play import ACTS
+
 WIDTH, HEIGHT = 410, 366
 MARGIN, POINT, BAR_WIDTH, TRAY_X, TRAY_WIDTH = 10, 26, 30, 362, 40
 TOP, BOTTOM, MIDDLE = 20, 320, 170  # point tips reach 150 and 190; numbers outside the frame
@@ -368,19 +370,7 @@ def board_buttons(
     available = game.available()
     if game.phase is not Phase.OPENING and game.acting not in sides:
         return frozenset()
-    shown = set()
-    for act, name in (
-        (Act.OPENING_ROLL, "opening"),
-        (Act.ROLL, "roll"),
-        (Act.DOUBLE, "double"),
-        (Act.TAKE, "take"),
-        (Act.DROP, "drop"),
-        (Act.RESIGN, "resign"),
-        (Act.ACCEPT, "accept"),
-        (Act.REJECT, "reject"),
-    ):
-        if act in available:
-            shown.add(name)
+    shown = {name for name, act in ACTS.items() if act in available and act is not Act.PLAY}
     if Act.PLAY in available and turn is not None:
         shown.add("play")
         if turn.moves:

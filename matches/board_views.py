@@ -5,13 +5,12 @@ action), and the page is redrawn; with the small script in static/board.js the
 same requests return only the board, which replaces the old one in place.
 """
 
-from functools import wraps
-
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.permissions import players_required
 
 from .board import board_buttons, board_drawing
 from .forms import RESIGNED, BoardActionForm
@@ -26,19 +25,6 @@ from .play import (
     board_waiting,
 )
 from .selectors import match_list, match_score_sheet
-
-
-def players_required(view):
-    """Anonymous visitors sign in first; the service decides who may act for which side."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        return view(request, *args, **kwargs)
-
-    wrapper.players_only = True  # the permission test walks the URLs and checks this
-    return wrapper
 
 
 def _fragment(request) -> bool:
@@ -76,18 +62,14 @@ def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
             chosen=chosen,
             pending=" ".join(str(step) for step in state.turn.steps) if state.turn else "",
         )
-    can_start = bool(sides) and not sheet.over and match.final_score_a is None
-    if board_game is not None and not board_game_over(context):
-        can_start = False
-    context["can_start"] = can_start
+    in_progress = board_game is not None and not context["state"].recorded
+    context["can_start"] = (
+        bool(sides) and not sheet.over and match.final_score_a is None and not in_progress
+    )
     context["next_number"] = len(sheet.rows) + 1
     context["next_game"] = sheet.next_game
     template = "includes/board.html" if _fragment(request) else "board.html"
     return render(request, template, context, status=status)
-
-
-def board_game_over(context) -> bool:
-    return context["state"].recorded if "state" in context else True
 
 
 def _int(value):

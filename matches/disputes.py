@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules.match import Match as RulesMatch
 from rules.replay import Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
 
@@ -119,12 +120,14 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
     sheet = match_score_sheet(match=match)
     count = max(len(replay.games), len(sheet.rows))
     comparisons = []
+    scored = RulesMatch(match.length)  # the log's games scored by the rules (cap, Crawford)
     for index in range(count):
         logged = replay.games[index] if index < len(replay.games) else None
         recorded = sheet.rows[index] if index < len(sheet.rows) else None
         after = None
         if logged is not None and logged.result is not None and logged.counted:
-            after = _after(logged, match.length)
+            scored = scored.add(logged.result)
+            after = scored.score
         comparisons.append(GameComparison(index + 1, logged, recorded, after))
     ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
     return DisputeReport(dispute, replay, tuple(comparisons), sheet.score, ruling)
@@ -203,10 +206,3 @@ def _games_to_the_log(match: Match, report: DisputeReport, user, dispute: Disput
             )
         changed += 1
     return changed
-
-
-def _after(game: ReplayedGame, length: int) -> tuple[int, int]:
-    score = list(game.score_before)
-    if game.result is not None:
-        score[game.result.winner] = min(length, score[game.result.winner] + game.result.points)
-    return (score[0], score[1])

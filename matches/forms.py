@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Player
 
 from .models import CUBE_VALUES, Game, Side
+from .play import ACTS
 
 RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
 
@@ -60,25 +61,7 @@ DIE = [(n, str(n)) for n in range(1, 7)]
 class BoardActionForm(forms.Form):
     """One action on the board: which, the board's version as the sender saw it, its details."""
 
-    action = forms.ChoiceField(
-        choices=[
-            (a, a)
-            for a in (
-                "opening",
-                "roll",
-                "move",
-                "undo",
-                "confirm",
-                "play",
-                "double",
-                "take",
-                "drop",
-                "resign",
-                "accept",
-                "reject",
-            )
-        ]
-    )
+    action = forms.ChoiceField(choices=[(action, action) for action in ACTS])
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     die1 = forms.TypedChoiceField(
         coerce=int, choices=[("", "—"), *DIE], required=False, empty_value=None
@@ -144,7 +127,9 @@ class MatFileForm(forms.Form):
         data = super().clean()
         upload = data.get("file")
         if upload:
-            data["text"] = upload.read(2_000_001)
+            from .matfiles import MAX_BYTES, mat_read_text
+
+            data["text"] = mat_read_text(upload.read(MAX_BYTES + 1))
             data["filename"] = upload.name
         elif not data.get("text"):
             data["text"] = ""

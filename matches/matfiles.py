@@ -9,14 +9,14 @@ be exported, shown move by move, or disputed like one played on the site.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules.errors import MatFileError
-from rules.matfile import MatchRecord, WrittenGame, format_mat, read_mat
+from rules.matfile import GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
 from rules.replay import Replay, replay_match, written_games
 
 from .models import BoardAction, BoardGame, Match
@@ -165,9 +165,6 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user) -> Imp
 
 def _swapped(record: MatchRecord) -> MatchRecord:
     """The same file with its columns exchanged, so column 0 is the match's player A."""
-    from dataclasses import replace
-
-    from rules.matfile import GameRecord
 
     def entries(game: GameRecord):
         return tuple(replace(entry, player=1 - entry.player) for entry in game.entries)

@@ -72,16 +72,19 @@ def board_context(*, match: Match, number: int) -> GameContext:
     return sheet.next_game
 
 
-def board_state(*, board_game: BoardGame, context: GameContext | None = None) -> BoardState:
+def board_state(*, board_game: BoardGame) -> BoardState:
     """The game rebuilt from its log; each action is checked again on the way."""
-    if context is None:
-        context = board_context(match=board_game.match, number=board_game.number)
+    context = board_context(match=board_game.match, number=board_game.number)
     actions = [row.as_action() for row in board_game.actions.all()]
     game = Game.replay(actions, context)
     recorded = game.over or board_game.match.games.filter(number=board_game.number).exists()
+    return _state(board_game, game, _moves(board_game.pending), recorded)
+
+
+def _state(board_game: BoardGame, game: Game, pending, recorded: bool) -> BoardState:
     turn = None
     if game.phase is Phase.MOVE and game.dice is not None and not recorded:
-        turn = Turn(game.position, game.dice, _moves(board_game.pending), game.legal_plays)
+        turn = Turn(game.position, game.dice, tuple(pending), game.legal_plays)
     return BoardState(board_game=board_game, game=game, turn=turn, recorded=recorded)
 
 
@@ -144,7 +147,7 @@ def board_game_act(
     Refusals name the rule (the engine's own words); an action that ends the
     game records it into the match score in the same transaction.
     """
-    if action not in _ACTS:
+    if action not in ACTS:
         raise ValidationError(_("Unknown action."))
     try:
         with transaction.atomic():
@@ -162,15 +165,16 @@ def board_game_act(
                 pk=board_game.pk
             )
             state = board_state(board_game=fresh)
-            _apply(state, action, user, dice, source, destination, play, level)
-            return board_state(board_game=fresh, context=state.game.context)
+            pending = _apply(state, action, user, dice, source, destination, play, level)
+            return _state(fresh, state.game, pending, state.game.over)  # the game, as changed
     except IntegrityError as error:  # a simultaneous action took the same log line
         raise BoardChanged(
             _("Someone else acted on this board at the same moment: here is the board now.")
         ) from error
 
 
-def _apply(state: BoardState, action, user, dice, source, destination, play, level) -> None:
+def _apply(state: BoardState, action, user, dice, source, destination, play, level):
+    """Apply the action to ``state.game`` and save it; the checker moves now pending."""
     game, board_game = state.game, state.board_game
     match = board_game.match
     if state.recorded:
@@ -179,7 +183,7 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
     acting = game.acting
     if not sides or (game.phase is not Phase.OPENING and acting not in sides):
         raise PermissionDenied
-    wanted = _ACTS[action]
+    wanted = ACTS[action]
     if wanted not in game.available() and wanted is not Act.DOUBLE:  # the engine says why
         raise ValidationError(
             _("That is not possible now: %(waiting)s") % {"waiting": board_waiting(game, match)}
@@ -232,6 +236,7 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
             board=True,
             **result_facts(game.result),
         )
+    return pending
 
 
 def board_waiting(game: Game, match: Match) -> str:
@@ -254,7 +259,7 @@ def board_waiting(game: Game, match: Match) -> str:
     return _("the game is over.")
 
 
-_ACTS = {
+ACTS = {  # the board's actions, and the engine act each one is
     "opening": Act.OPENING_ROLL,
     "roll": Act.ROLL,
     "move": Act.PLAY,

@@ -17,7 +17,7 @@ from tournaments.tables import table_page
 from .disputes import dispute_decide, dispute_open, dispute_report, dispute_sheets_set
 from .filters import MatchFilter
 from .forms import FinalScoreForm, GameForm, MatchForm, MatFileForm, SheetsForm, WalkoverForm
-from .matfiles import mat_import, mat_import_plan, mat_read_text, match_mat
+from .matfiles import mat_import, mat_import_plan, match_mat
 from .models import BoardGame, Dispute, Game, Match
 from .play import board_game_log
 from .selectors import match_audit, match_list, match_score_sheet
@@ -207,11 +207,8 @@ def match_import(request, pk: int):
                 mat_import(match=found, text=data["text"], left=data["left"], user=request.user)
                 messages.success(request, _("The match file is imported."))
                 return redirect(found)
-            text = data["text"]
-            if isinstance(text, bytes):
-                text = mat_read_text(text)
-            context["plan"] = mat_import_plan(match=found, text=text, left=data["left"])
-            context["text"] = text
+            context["plan"] = mat_import_plan(match=found, text=data["text"], left=data["left"])
+            context["text"] = data["text"]
         except ValidationError as error:
             form.add_error(None, error)
             status = 400
@@ -228,12 +225,11 @@ def dispute_new(request, pk: int):
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        text = data["text"]
         try:
             opened = dispute_open(
                 match=found,
                 user=request.user,
-                text=mat_read_text(text) if isinstance(text, bytes) else text,
+                text=data["text"],
                 filename=data.get("filename", ""),
                 left=data["left"],
             )

@@ -32,6 +32,19 @@ def director_required(view):
     return wrapper
 
 
+def players_required(view):
+    """Anonymous visitors sign in first; the service decides who may act, and for which side."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    wrapper.players_only = True  # the permission test walks the URLs and checks this
+    return wrapper
+
+
 def directs(user, tournament) -> bool:
     """A tournament is run by its directors (staff may step in); one with none, by any."""
     if not is_director(user):

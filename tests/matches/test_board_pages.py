@@ -239,3 +239,28 @@ def test_a_dispute_shows_a_crawford_double_annulled_at_its_line(
     assert "game 2 is the Crawford game: no doubling (WBF 24); the double is annulled" in row
     assert "part ways at game 2" in page
     assert 'id="log-score">2–1<' in page
+
+
+CONTRADICTED = """ 3 point match
+
+ Game 1
+ Anna Rossi : 0                 Bruno Bianchi : 0
+  1)                             41: 13/9 24/23
+  2) 31: 8/5 6/5                  Doubles => 2
+  3)  Drops                       Wins 2 points
+"""
+
+
+def test_a_dispute_shows_a_written_result_the_board_contradicts(director_client, anna, bruno):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from matches.services import match_create
+
+    match = match_create(player_a=anna, player_b=bruno, length=3)
+    upload = SimpleUploadedFile("claim.mat", CONTRADICTED.encode())
+    director_client.post(reverse("dispute_new", args=[match.pk]), {"file": upload})
+    page = director_client.get(Dispute.objects.get().get_absolute_url()).content.decode()
+    row = re.search(r'class="problem-row result" data-line="7">(.*?)</tr>', page, re.S)[1]
+    assert "the log says Bruno Bianchi wins 2 points" in row
+    assert "dropped with the cube at 1 (WBF 23): 1 point" in row
+    assert 'id="log-score">0–1<' in page  # the rules' count, not the written one

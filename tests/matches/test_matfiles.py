@@ -84,10 +84,10 @@ def test_a_file_that_is_not_a_match_file_is_refused_with_its_line(match5, direct
         mat_import(match=match5, text="hello\nworld\n", user=director)
 
 
-def test_a_match_with_games_takes_no_import(match5, record, director):
-    record(match5, 0)
+def test_a_match_with_games_takes_no_import(anna, bruno, record, director):
     text = (SHARED / "corpus" / "mat" / "gnubg-scripts_test-match01.mat").read_text()
-    record_ = read_mat(text)
-    with pytest.raises(ValidationError):
-        mat_import(match=Match.objects.get(pk=match5.pk), text=text, left=0, user=director)
-    assert record_.games
+    match = match_create(player_a=anna, player_b=bruno, length=read_mat(text).length)
+    record(match, 0)
+    with pytest.raises(ValidationError, match=r"already has games.*open a dispute"):
+        mat_import(match=Match.objects.get(pk=match.pk), text=text, left=0, user=director)
+    assert not BoardGame.objects.filter(match=match).exists()

@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
 
 from matches.models import BoardAction, BoardGame, Game, Match
 from matches.play import BoardChanged, board_game_act, board_game_start, board_state
@@ -157,10 +158,10 @@ def test_a_player_acts_only_for_their_own_side(board, director, anna, bruno, dja
     state = act(board, "play", director, play="8/5 6/5")  # Bruno (B) won it: the director plays
     assert state.game.turn == 0
     state = act(board, "roll", anna_user)  # Anna's own turn
+    bruno_user = django_user_model.objects.create_user("bruno", password="pw-bruno-1")
+    bruno.user = bruno_user
+    bruno.save()
     with pytest.raises(PermissionDenied):
-        bruno_user = django_user_model.objects.create_user("bruno", password="pw-bruno-1")
-        bruno.user = bruno_user
-        bruno.save()
         act(board, "resign", bruno_user)  # not Bruno's turn to act
     stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
     with pytest.raises(PermissionDenied):
@@ -232,7 +233,7 @@ def test_typed_dice_are_used_as_rolled(board, director):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(
-    __import__("django.db").db.connection.vendor != "postgresql",
+    connection.vendor != "postgresql",
     reason="needs PostgreSQL's row locks (run by .ci/run's PostgreSQL pass); "
     "SQLite serialises every write",
 )
