@@ -11,14 +11,30 @@
     var fresh = box.firstElementChild;
     if (fresh) { old.replaceWith(fresh); }
   }
-  function load(url, options) {
+  // Only the answer to the latest click is drawn, and a refresh only when no click was made
+  // since it set out: a slow answer must not put back the board as it was before a click.
+  var clicks = 0, waiting = 0;
+  function get(url, options) {
     options = options || {};
-    options.headers = Object.assign({"X-Board": "1"}, options.headers || {});
+    options.headers = {"X-Board": "1"};
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
-      if (response.status === 204) { return null; }
-      return response.text();
-    }).then(swap);
+      return response.status === 204 ? null : response.text();
+    });
+  }
+  function load(url, options) {
+    var ticket = ++clicks;
+    waiting += 1;
+    return get(url, options).then(function (html) {
+      if (ticket === clicks) { swap(html); }
+    }).finally(function () { waiting -= 1; });
+  }
+  function refresh(url) {
+    if (waiting) { return; }
+    var ticket = clicks;
+    get(url).then(function (html) {
+      if (ticket === clicks && !waiting) { swap(html); }
+    });
   }
   document.addEventListener("click", function (event) {
     var link = event.target.closest("#board-area a.target");
@@ -40,7 +56,6 @@
   setInterval(function () {
     var board = area();
     if (!board || !board.dataset.version || document.hidden) { return; }
-    var url = board.dataset.url + "?since=" + board.dataset.version + "&n=" + board.dataset.number;
-    load(url);
+    refresh(board.dataset.url + "?since=" + board.dataset.version + "&n=" + board.dataset.number);
   }, 4000);
 })();
