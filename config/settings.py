@@ -46,8 +46,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_filters",
-    "tournaments",
+    # the site's own apps, from the bottom up: each imports only those above it in this list
+    "club",
     "matches",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -75,7 +77,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "tournaments.context.director",
+                "club.context.permissions",
             ],
         },
     },

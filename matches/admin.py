@@ -1,29 +1,35 @@
+"""The admin shows matches but changes none: results change through the site's services,
+where the rules, the correction rule (US rules 4.10), the version check and the audit are.
+A match's players, length, result or place edited here would make a bracket show players
+who never met, with nothing in the audit."""
+
 from django.contrib import admin
 
-from .models import AuditEntry, Game, Match
+from .models import Game, Match
 
 
-class GameInline(admin.TabularInline):
-    """Read-only here: games change through the match page, where the rules and the audit are."""
-
-    model = Game
-    extra = 0
-    can_delete = False
-    readonly_fields = ["number", "winner", "cube", "result", "resigned"]
+class ReadOnly:
+    """Staff may look; every change goes through the site's pages and services."""
 
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class GameInline(ReadOnly, admin.TabularInline):
+    model = Game
+    extra = 0
+    fields = ["number", "winner", "cube", "result", "resigned"]
+
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["date", "player_a", "player_b", "length", "status"]
     list_filter = ["status", "length"]
     search_fields = ["player_a__name", "player_b__name"]
     inlines = [GameInline]
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ["at", "match", "user", "action"]
-    readonly_fields = ["match", "user", "at", "action", "before", "after"]

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.policy import can_change_match, require
 from rules.match import Match as RulesMatch
 from rules.replay import Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
@@ -23,9 +24,9 @@ from .matfiles import mat_import_plan, match_mat
 from .models import Dispute, Match
 from .selectors import SheetRow, match_score_sheet
 from .services import (
-    _audit,
     game_correct,
     game_record,
+    match_audit_record,
     match_record_final_score,
     result_facts,
 )
@@ -93,6 +94,7 @@ class DisputeReport:
 
 def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left=None) -> Dispute:
     """A dispute over a match, against an uploaded file or (no text) the site's own log."""
+    require(can_change_match(user, match))
     source = Dispute.Source.FILE if text else Dispute.Source.SITE
     if not text:
         if not match.board_games.exists():
@@ -104,12 +106,19 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
     dispute = Dispute.objects.create(
         swapped=plan.swapped,
         match=match,
-        opened_by=user if user.is_authenticated else None,
+        opened_by=user if getattr(user, "is_authenticated", False) else None,
         source=source,
         filename=filename[:200],
         mat=text,
     )
-    _audit(match, user, "dispute opened", None, {"dispute": dispute.pk}, dispute=dispute)
+    match_audit_record(
+        match,
+        user,
+        "dispute.opened",
+        params={"dispute": dispute.pk, "filename": dispute.filename},
+        subject=dispute,
+        dispute=dispute,
+    )
     return dispute
 
 
@@ -135,24 +144,35 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
 
 def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
     """Each player's score sheet as they show it (either may have kept none)."""
-    if dispute.decided_at is not None:
-        raise ValidationError(_("This dispute is decided."))
-    dispute.sheet_a_a, dispute.sheet_a_b = sheet_a or (None, None)
-    dispute.sheet_b_a, dispute.sheet_b_b = sheet_b or (None, None)
-    dispute.save()
-    _audit(
-        dispute.match,
-        user,
-        "score sheets entered",
-        None,
-        {"dispute": dispute.pk, "sheets": [sheet_a, sheet_b]},
-        dispute=dispute,
-    )
-    return dispute
+    require(can_change_match(user, dispute.match))
+    with transaction.atomic():
+        locked = Dispute.objects.select_for_update().select_related("match").get(pk=dispute.pk)
+        if locked.decided_at is not None:
+            raise ValidationError(_("This dispute is decided."))
+        before = {"sheets": [locked.sheet(0), locked.sheet(1)]}
+        locked.sheet_a_a, locked.sheet_a_b = sheet_a or (None, None)
+        locked.sheet_b_a, locked.sheet_b_b = sheet_b or (None, None)
+        locked.save()
+        match_audit_record(
+            locked.match,
+            user,
+            "dispute.sheets",
+            params={"dispute": locked.pk},
+            before=before,
+            after={"sheets": [sheet_a, sheet_b]},
+            subject=locked,
+            dispute=locked,
+        )
+    return locked
 
 
 def dispute_decide(*, dispute: Dispute, user) -> Dispute:
-    """The log stands: the recorded games are corrected to the log's, one service call each."""
+    """The log stands: the recorded games are corrected to the log's, one service call each.
+
+    A correction the rules refuse (a later match has begun, US rules 4.10) leaves the
+    dispute undecided and the match as it was.
+    """
+    require(can_change_match(user, dispute.match))
     report = dispute_report(dispute=dispute)
     with transaction.atomic():
         locked = Dispute.objects.select_for_update().get(pk=dispute.pk)
@@ -173,13 +193,19 @@ def dispute_decide(*, dispute: Dispute, user) -> Dispute:
                 changed = 1
         else:
             changed = _games_to_the_log(match, report, user, locked)
-        locked.decision = _("The log stands: %(count)s game(s) corrected or added.") % {
-            "count": changed
-        }
+        locked.decision = Dispute.Decision.LOG
+        locked.corrected = changed
         locked.decided_at = timezone.now()
-        locked.decided_by = user
+        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
         locked.save()
-        _audit(match, user, "dispute decided", None, {"decision": locked.decision}, dispute=locked)
+        match_audit_record(
+            match,
+            user,
+            "dispute.decided",
+            params={"dispute": locked.pk, "changed": changed},
+            subject=locked,
+            dispute=locked,
+        )
     return locked
 
 

@@ -1,10 +1,12 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Player
+from club.models import Player
 
+from .board.service import ACTS
+from .matfiles import MAX_BYTES, mat_read_text
 from .models import CUBE_VALUES, Game, Side
-from .play import ACTS
+from .services import MAX_LENGTH
 
 RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
 
@@ -12,7 +14,9 @@ RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
 class MatchForm(forms.Form):
     player_a = forms.ModelChoiceField(Player.objects.all(), label=_("Player"))
     player_b = forms.ModelChoiceField(Player.objects.all(), label=_("Opponent"))
-    length = forms.IntegerField(label=_("Match length"), min_value=1, max_value=99, initial=5)
+    length = forms.IntegerField(
+        label=_("Match length"), min_value=1, max_value=MAX_LENGTH, initial=5
+    )
     date = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -41,18 +45,41 @@ class GameForm(forms.Form):
             self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
 
 
+class VersionField(forms.IntegerField):
+    """The match's version the form was drawn from: a change made meanwhile is not overwritten."""
+
+    def __init__(self) -> None:
+        super().__init__(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+class GameCorrectionForm(GameForm):
+    version = VersionField()
+
+
 class FinalScoreForm(forms.Form):
     score_a = forms.IntegerField(min_value=0, max_value=99)
     score_b = forms.IntegerField(min_value=0, max_value=99)
+    version = VersionField()
 
 
 class WalkoverForm(forms.Form):
     winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, choices=Side.choices)
+    version = VersionField()
 
     def __init__(self, *args, match=None, **kwargs):
         super().__init__(*args, **kwargs)
-        if match is not None:
-            self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
+        if match is not None:  # no default: the director says who won
+            self.fields["winner"].choices = [
+                ("", "—"),
+                (0, str(match.player_a)),
+                (1, str(match.player_b)),
+            ]
+
+
+class DiceForm(forms.Form):
+    allowed = forms.BooleanField(
+        label=_("Let the players enter dice rolled at the table"), required=False
+    )
 
 
 DIE = [(n, str(n)) for n in range(1, 7)]
@@ -127,8 +154,6 @@ class MatFileForm(forms.Form):
         data = super().clean()
         upload = data.get("file")
         if upload:
-            from .matfiles import MAX_BYTES, mat_read_text
-
             data["text"] = mat_read_text(upload.read(MAX_BYTES + 1))
             data["filename"] = upload.name
         elif not data.get("text"):

@@ -15,14 +15,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.policy import can_change_match, match_scope, require
 from rules.errors import MatFileError
 from rules.matfile import GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
 from rules.replay import Replay, replay_match, written_games
 
+from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
-from .play import board_state
 from .selectors import match_score_sheet
-from .services import _audit, game_record, result_facts
+from .services import game_record, match_audit_record, result_facts
 
 MAX_BYTES = 2_000_000  # a 25-point match with every move is about 30 kB
 
@@ -51,8 +52,9 @@ def match_mat(*, match: Match) -> str:
         last = games[-1]
         games[-1] = WrittenGame(last.score, last.cells, last.winner, last.points, wins_match=True)
     tags = [("Site", "Crawford"), ("Date", match.date.strftime("%Y.%m.%d"))]
-    if match.event_id:
-        tags.insert(0, ("Event", str(match.event)))
+    scope = match_scope(match)
+    if scope.label:
+        tags.insert(0, ("Event", scope.label))
     return format_mat(
         length=match.length,
         players=(str(match.player_a), str(match.player_b)),
@@ -130,6 +132,7 @@ def mat_import_plan(*, match: Match, text: str, left: int | None = None) -> Impo
 
 def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:
     """Bring a match played elsewhere into the site: its games, their logs, the score."""
+    require(can_change_match(user, match))
     plan = mat_import_plan(match=match, text=text, left=left)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -142,7 +145,7 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user) -> Imp
             )
         if locked.decided or locked.final_score_a is not None:
             raise ValidationError(_("This match's result is recorded: there is nothing to import."))
-        _audit(locked, user, "match file imported", None, {"games": len(plan.replay.games)})
+        match_audit_record(locked, user, "match.imported", params={"games": len(plan.replay.games)})
         for game in plan.replay.games:
             if not game.counted and game.result is not None:
                 break  # played after the match was won: not part of it (WBF 3)

@@ -1,4 +1,4 @@
-"""Matches, their games, and the audit trail of every change.
+"""Matches, their games, games played on the board, and disputes.
 
 Only what happened is stored: who won each game, the cube and how it ended.
 The score before each game, the Crawford game and the match score are derived
@@ -9,16 +9,27 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Mod
+from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from club.models import Player
 from rules.game import Act, Action
 from rules.match import GameResult, Outcome
 from rules.matchid import Resignation
-from tournaments.models import Event, Player, odd_length_constraint
 
 CUBE_VALUES = [2**k for k in range(13)]  # 1 to 4096
+
+
+def odd_length_constraint(name: str) -> models.CheckConstraint:
+    """A match length is an odd number of points, in the database too (WBF 3)."""
+    return models.CheckConstraint(
+        condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
+        name=name,
+        violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
+    )
 
 
 class Side(models.IntegerChoices):
@@ -46,18 +57,18 @@ class Match(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED
     )
-    # When the director has only the final score, not the games (never both: see services)
+    # the result, when it is not its games: only the final score, or a walkover (never both,
+    # nor with games: the services see to the games, the constraints below to the rest)
     final_score_a = models.PositiveSmallIntegerField(null=True, blank=True)
     final_score_b = models.PositiveSmallIntegerField(null=True, blank=True)
     walkover_winner = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)  # the order ratings are applied in
-    # a place in a tournament: the event, its round, and for knockouts the bracket's match key
-    event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="matches"
+    # bumped by every change of the result: a correction made on an older sheet is refused
+    version = models.PositiveIntegerField(default=0)
+    # the director lets the players enter dice rolled at the table (directors always may)
+    physical_dice = models.BooleanField(
+        _("players may enter dice rolled at the table"), default=False
     )
-    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
-    bracket_key = models.CharField(max_length=12, blank=True)
-    pairing_reason = models.CharField(_("why this pairing"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -75,15 +86,25 @@ class Match(models.Model):
                 | models.Q(final_score_a__isnull=False, final_score_b__isnull=False),
                 name="match_final_score_both_or_neither",
             ),
-            models.UniqueConstraint(
-                fields=["event", "bracket_key"],
-                condition=~models.Q(bracket_key=""),
-                name="match_bracket_place_once",
+            models.CheckConstraint(
+                condition=models.Q(status="walkover", walkover_winner__isnull=False)
+                | (~models.Q(status="walkover") & models.Q(walkover_winner__isnull=True)),
+                name="match_walkover_has_a_winner",
             ),
             models.CheckConstraint(
-                condition=models.Q(event__isnull=False)
-                | models.Q(round__isnull=True, bracket_key=""),
-                name="match_round_only_in_an_event",
+                condition=models.Q(final_score_a__isnull=True) | models.Q(status="finished"),
+                name="match_final_score_only_when_finished",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(final_score_a__isnull=True)
+                | models.Q(final_score_a=models.F("length"), final_score_b__lt=models.F("length"))
+                | models.Q(final_score_b=models.F("length"), final_score_a__lt=models.F("length")),
+                name="match_final_score_reaches_the_length_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="finished", finished_at__isnull=False)
+                | (~models.Q(status="finished") & models.Q(finished_at__isnull=True)),
+                name="match_finished_when_it_has_a_time",
             ),
         ]
 
@@ -109,7 +130,7 @@ class Game(models.Model):
         DROP = Outcome.DROP.value, _("double dropped")
         RESIGNATION = Outcome.RESIGNATION.value, _("resignation")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveSmallIntegerField(_("game"))
     winner = models.SmallIntegerField(_("winner"), choices=Side.choices)
     cube = models.PositiveIntegerField(_("cube"), default=1)
@@ -152,27 +173,6 @@ class Game(models.Model):
         )
 
 
-class AuditEntry(models.Model):
-    """Who changed what, when, with the values before and after."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="audit")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    at = models.DateTimeField(_("when"), default=timezone.now)
-    action = models.CharField(_("change"), max_length=40)
-    before = models.JSONField(_("before"), null=True, blank=True)
-    after = models.JSONField(_("after"), null=True, blank=True)
-    dispute = models.ForeignKey(  # the dispute a director's decision settled
-        "Dispute", on_delete=models.SET_NULL, null=True, blank=True, related_name="audit"
-    )
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit trail")
-
-
 class BoardGame(models.Model):
     """A game played on the site's board (or imported from a match file): its log is the record.
 
@@ -180,7 +180,7 @@ class BoardGame(models.Model):
     the board is rebuilt from them, so a game resumes exactly on any device.
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="board_games")
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="board_games")
     number = models.PositiveSmallIntegerField(_("game"))
     # bumped by every change: of two devices acting on the same board, the first wins
     version = models.PositiveIntegerField(default=0)
@@ -267,7 +267,7 @@ class Dispute(models.Model):
         SITE = "site", _("the site's own log")
         FILE = "file", _("an uploaded match file")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
     opened_at = models.DateTimeField(default=timezone.now)
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -281,7 +281,12 @@ class Dispute(models.Model):
     sheet_a_b = models.PositiveSmallIntegerField(null=True, blank=True)
     sheet_b_a = models.PositiveSmallIntegerField(null=True, blank=True)
     sheet_b_b = models.PositiveSmallIntegerField(null=True, blank=True)
-    decision = models.CharField(_("decision"), max_length=300, blank=True)
+
+    class Decision(models.TextChoices):
+        LOG = "log", _("the log stands")
+
+    decision = models.CharField(_("decision"), max_length=300, blank=True, choices=Decision.choices)
+    corrected = models.PositiveSmallIntegerField(_("games corrected or added"), default=0)
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 
+from club.audit import audit_for_match
+from club.models import AuditEntry, Player
 from rules.match import GameContext, match_winner
 from rules.match import Match as RulesMatch
-from tournaments.models import Player
 
-from .models import AuditEntry, Game, Match
+from .models import Game, Match
 
 
 @dataclass(frozen=True)
@@ -110,5 +111,6 @@ def player_record(*, player: Player, matches: list[Match]) -> tuple[int, int]:
     return won, lost
 
 
-def match_audit(*, match: Match) -> QuerySet[AuditEntry]:
-    return match.audit.select_related("user")
+def match_changes(*, match: Match) -> QuerySet[AuditEntry]:
+    """The match's audit trail, newest first (each entry reads as a sentence)."""
+    return audit_for_match(match_id=match.pk)

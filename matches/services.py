@@ -1,12 +1,22 @@
-"""Writing matches: every change in one transaction, checked by rules, and audited.
+"""Writing matches: every change in one transaction, allowed by the policy, checked by the
+rules, guarded by the match's version, and audited.
 
 A director's error message is the rules' own sentence with the rule at the end,
 e.g. "Game 4 is the Crawford game: no doubling (WBF 24)."
+
+A result is one of three things: the games, only the final score, or a walkover.
+Every write of a result goes through :func:`_result_write`: the row locked, the
+version the director saw compared, a correction refused once a later match has
+begun (the tournaments app says so through :mod:`matches.hooks`), the version
+bumped, the change audited and announced.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -14,51 +24,128 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.audit import audit_record, audit_sentence
+from club.models import AuditEntry, Player
+from club.policy import can_change_match, can_create, match_scope, require
 from rules.errors import RulesError
 from rules.match import GameResult, Outcome, check_match_length, checked_match, score_possible
+from rules.match import Match as RulesMatch
 
-from .models import AuditEntry, Game, Match
+from .hooks import result_announce, result_correction_check
+from .models import Game, Match
+
+
+class SheetChanged(ValidationError):
+    """The match's result changed after the director opened the form: nothing was saved."""
+
+
+MAX_LENGTH = 99  # the longest match the site's forms take (a 25-point final is long)
 
 
 def length_checked(length: int) -> int:
-    """An odd number of points (WBF 3), or the refusal in the director's language."""
+    """An odd number of points (WBF 3) the site can keep, or the refusal in plain words."""
     try:
-        return check_match_length(length)
+        checked = check_match_length(length)
     except RulesError as error:
         raise ValidationError(plain(error)) from error
+    if checked > MAX_LENGTH:
+        raise ValidationError(
+            _("A match is at most %(most)s points long, not %(length)s.")
+            % {"most": MAX_LENGTH, "length": length}
+        )
+    return checked
 
 
 def match_create(
     *,
-    player_a,
-    player_b,
+    player_a: Player,
+    player_b: Player,
     length: int,
     date: datetime.date | None = None,
-    event=None,
-    round: int | None = None,
-    bracket_key: str = "",
-    pairing_reason: str = "",
-    user=None,
+    user: Any,
+    placed: bool = False,
 ) -> Match:
-    """A match, on its own or in a place of a tournament's event (round, bracket key)."""
+    """A match between two players.
+
+    ``placed``: the tournaments app is creating the match for a place in one of its
+    events, in its own transaction, and has asked the policy whether ``user``
+    directs that tournament; otherwise the user must be one who may create matches.
+    """
+    if not placed:
+        require(can_create(user))
     if player_a == player_b:
         raise ValidationError(_("A match is played by two different players."))
     length_checked(length)
-    if date is None and event is not None:
-        date = event.tournament.date
     with transaction.atomic():
         match = Match.objects.create(
             player_a=player_a,
             player_b=player_b,
             length=length,
-            event=event,
-            round=round,
-            bracket_key=bracket_key,
-            pairing_reason=pairing_reason[:200],
             **({"date": date} if date else {}),
         )
-        _audit(match, user, "match created", None, _match_facts(match))
+        match_audit_record(
+            match,
+            user,
+            "match.created",
+            params={"a": player_a.name, "b": player_b.name, "length": length},
+        )
     return match
+
+
+def match_audit_record(
+    match: Match,
+    user: Any,
+    code: str,
+    *,
+    params: dict[str, Any] | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    subject: Any = None,
+    dispute: Any = None,
+) -> AuditEntry:
+    """An audit entry about a match (or something of it: a game, a board, a dispute)."""
+    return audit_record(
+        user=user,
+        code=code,
+        subject=subject if subject is not None else match,
+        params=params,
+        before=before,
+        after=after,
+        match_id=match.pk,
+        tournament_id=match_scope(match).tournament_id,
+        dispute_id=dispute.pk if dispute is not None else None,
+    )
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+@contextmanager
+def _result_write(
+    match: Match, *, user: Any, version: int | None, board: bool = False
+) -> Iterator[Match]:
+    """The one way a result is written: see the module's docstring. Yields the locked row;
+    the caller changes it, then this bumps the version (the caller audits and announces)."""
+    if not board:
+        require(can_change_match(user, match))
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("player_a", "player_b")
+        locked = locked.get(pk=match.pk)
+        if version is not None and version != locked.version:
+            raise SheetChanged(_changed_message(locked))
+        yield locked
+        Match.objects.filter(pk=locked.pk).update(version=locked.version + 1)
+        locked.version += 1
+    match.version = locked.version  # the caller's copy, for a form drawn after the change
+
+
+def _changed_message(match: Match) -> str:
+    latest = AuditEntry.objects.filter(match_id=match.pk).order_by("-at", "-id").first()
+    change = audit_sentence(latest) if latest is not None else ""
+    return _(
+        "The score sheet changed after you opened it: %(change)s Nothing you sent was saved; "
+        "here is the sheet as it is now."
+    ) % {"change": change}
 
 
 def game_record(
@@ -69,19 +156,19 @@ def game_record(
     cube: int,
     result: str,
     resigned: int | None = None,
-    user=None,
+    user: Any,
     board: bool = False,
-    dispute=None,
+    dispute: Any = None,
 ) -> Game:
     """Record game ``number`` (the next one): refused if another was recorded meanwhile.
 
-    ``board``: the game ended on the site's board, which records it; a game still
+    ``board``: the game ended on the site's board, whose service has checked that
+    ``user`` acts for the side that ended it; it records the game, and a game still
     being played there cannot be recorded by hand.
     """
     new = _game_result(winner, cube, result, resigned)
     try:
-        with transaction.atomic():
-            locked = Match.objects.select_for_update().get(pk=match.pk)
+        with _result_write(match, user=user, version=None, board=board) as locked:
             games = list(locked.games.order_by("number"))
             if locked.status == Match.Status.WALKOVER:
                 raise ValidationError(_("This match was a walkover: it has no games."))
@@ -115,8 +202,17 @@ def game_record(
                 resigned=resigned if result == Outcome.RESIGNATION.value else None,
             )
             _set_status(locked, derived.over)
-            _audit(locked, user, "game recorded", None, _game_facts(game), dispute=dispute)
-            _settled(locked, user)
+            facts = game_facts(game, derived)
+            match_audit_record(
+                locked,
+                user,
+                "game.recorded",
+                params={"number": number},
+                after=facts,
+                subject=game,
+                dispute=dispute,
+            )
+            result_announce(match=locked, user=user)
     except IntegrityError as error:  # the unique (match, number) caught a simultaneous save
         raise ValidationError(
             _("Game %(number)s was just recorded by someone else: reload the sheet.")
@@ -132,37 +228,63 @@ def game_correct(
     cube: int,
     result: str,
     resigned: int | None = None,
-    user=None,
-    dispute=None,
+    user: Any,
+    version: int | None = None,
+    dispute: Any = None,
 ) -> Game:
-    """Change a recorded game; the games after it are re-derived, and refused if now impossible."""
+    """Change a recorded game; the games after it are re-derived, and refused if now impossible.
+
+    ``version``: the match's version the director's form was drawn from (None: the caller
+    holds the row already, as a dispute's decision does).
+    """
     new = _game_result(winner, cube, result, resigned)
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=game.match_id)
-        _correctable(locked)
+    with _result_write(game.match, user=user, version=version) as locked:
+        result_correction_check(match=locked)
         games = list(locked.games.order_by("number"))
         target = next(g for g in games if g.pk == game.pk)
-        before = _game_facts(target)
+        before = game_facts(target, _checked(locked, [g.as_result() for g in games]))
         results = [new if g.pk == target.pk else g.as_result() for g in games]
         derived = _checked(locked, results)
         target.winner, target.cube, target.result = winner, cube, result
         target.resigned = resigned if result == Outcome.RESIGNATION.value else None
         target.save()
         _set_status(locked, derived.over)
-        _audit(locked, user, "game corrected", before, _game_facts(target), dispute=dispute)
-        _settled(locked, user, corrected=True)
+        match_audit_record(
+            locked,
+            user,
+            "game.corrected",
+            params={"number": target.number},
+            before=before,
+            after=game_facts(target, derived),
+            subject=target,
+            dispute=dispute,
+        )
+        result_announce(match=locked, user=user, corrected=True)
     return target
 
 
 def match_record_final_score(
-    *, match: Match, score_a: int, score_b: int, user=None, dispute=None
+    *,
+    match: Match,
+    score_a: int,
+    score_b: int,
+    user: Any,
+    version: int | None = None,
+    dispute: Any = None,
 ) -> Match:
-    """Only the final score is known: it must be one the rules can produce (WBF 3)."""
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+    """Only the final score is known: it must be one the rules can produce (WBF 3).
+
+    A final score put on a match that already has one, or that was a walkover, is a
+    correction: refused once a later match has begun (US rules 4.10).
+    """
+    with _result_write(match, user=user, version=version) as locked:
         if locked.games.exists():
             raise ValidationError(
                 _("This match has its games recorded: its score comes from them.")
+            )
+        if locked.board_games.exists():
+            raise ValidationError(
+                _("A game of this match is being played on the site's board: finish it there.")
             )
         score = (score_a, score_b)
         if not score_possible(locked.length, score) or max(score) != locked.length:
@@ -173,30 +295,135 @@ def match_record_final_score(
                 )
                 % {"a": score_a, "b": score_b, "length": locked.length}
             )
-        corrected = locked.final_score_a is not None
+        corrected = locked.decided
         if corrected:
-            _correctable(locked)
-        before = _match_facts(locked)
+            result_correction_check(match=locked)
+        before = result_facts_of(locked)
         locked.final_score_a, locked.final_score_b = score
-        locked.save(update_fields=["final_score_a", "final_score_b"])
+        locked.walkover_winner = None
         _set_status(locked, True)
-        _audit(locked, user, "final score recorded", before, _match_facts(locked), dispute=dispute)
-        _settled(locked, user, corrected=corrected)
+        match_audit_record(
+            locked,
+            user,
+            "result.final_score",
+            params={"score_a": score_a, "score_b": score_b},
+            before=before if corrected else None,
+            after=result_facts_of(locked),
+            dispute=dispute,
+        )
+        result_announce(match=locked, user=user, corrected=corrected)
     return locked
 
 
-def match_walkover(*, match: Match, winner: int, user=None) -> Match:
-    """The opponent did not play: the match goes to ``winner`` without games."""
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        if locked.games.exists() or locked.final_score_a is not None:
-            raise ValidationError(_("A match with a recorded result cannot become a walkover."))
-        before = _match_facts(locked)
+def match_walkover(*, match: Match, winner: int, user: Any, version: int | None = None) -> Match:
+    """The opponent did not play: the match goes to ``winner`` without games.
+
+    Recording it again with the other winner, or over a final score, is a correction
+    (US rules 4.10); a match with games or a game on the board cannot become one.
+    """
+    if winner not in (0, 1):
+        raise ValidationError(_("Choose the winner."))
+    with _result_write(match, user=user, version=version) as locked:
+        if locked.games.exists() or locked.board_games.exists():
+            raise ValidationError(
+                _("This match has been played (its games are recorded): it cannot be a walkover.")
+            )
+        if locked.status == Match.Status.WALKOVER and locked.walkover_winner == winner:
+            raise ValidationError(
+                _("This walkover to %(name)s is already recorded.")
+                % {"name": locked.player(winner).name}
+            )
+        corrected = locked.decided
+        if corrected:
+            result_correction_check(match=locked)
+        before = result_facts_of(locked)
+        locked.final_score_a = locked.final_score_b = None
         locked.status = Match.Status.WALKOVER
         locked.walkover_winner = winner
+        locked.finished_at = None
         locked.save()
-        _audit(locked, user, "walkover", before, _match_facts(locked))
-        _settled(locked, user)
+        match_audit_record(
+            locked,
+            user,
+            "result.walkover",
+            params={"winner": locked.player(winner).name},
+            before=before if corrected else None,
+            after=result_facts_of(locked),
+        )
+        result_announce(match=locked, user=user, corrected=corrected)
+    return locked
+
+
+def match_players_change(
+    *, match: Match, player_a: Player, player_b: Player, user: Any, placed: bool = False
+) -> Match:
+    """Who plays a match not yet begun (a corrected result sends someone else into it).
+
+    ``placed``: as for :func:`match_create`. A walkover recorded for it is undone: the
+    match waits for its new players.
+    """
+    if not placed:
+        require(can_change_match(user, match))
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("player_a", "player_b")
+        locked = locked.get(pk=match.pk)
+        _unbegun(locked)
+        before = {"a": locked.player_a.name, "b": locked.player_b.name, **result_facts_of(locked)}
+        locked.player_a, locked.player_b = player_a, player_b
+        locked.status, locked.walkover_winner = Match.Status.SCHEDULED, None
+        locked.version += 1
+        locked.save()
+        match_audit_record(
+            locked,
+            user,
+            "match.players",
+            params={"a": player_a.name, "b": player_b.name},
+            before=before,
+            after={"a": player_a.name, "b": player_b.name},
+        )
+    return locked
+
+
+def match_delete(*, match: Match, user: Any, placed: bool = False) -> None:
+    """Remove a match nobody has begun (a reset final no longer needed); its audit stays."""
+    if not placed:
+        require(can_change_match(user, match))
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("player_a", "player_b")
+        locked = locked.get(pk=match.pk)
+        _unbegun(locked)
+        match_audit_record(
+            locked,
+            user,
+            "match.deleted",
+            params={"a": locked.player_a.name, "b": locked.player_b.name},
+        )
+        locked.delete()
+
+
+def _unbegun(match: Match) -> None:
+    """Refuse a match that has begun (its first roll, or a recorded game); a board opened
+    without a roll is not a beginning, and is cleared away."""
+    begun = match.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)
+    rolled = match.board_games.filter(actions__isnull=False).exists()
+    if begun or rolled or match.games.exists():
+        raise ValidationError(
+            _("This result can no longer be corrected: %(later)s has begun (US rules 4.10).")
+            % {"later": str(match)}
+        )
+    match.board_games.all().delete()
+
+
+def match_dice_allow(*, match: Match, allowed: bool, user: Any) -> Match:
+    """Let the players enter dice rolled at the table on the board (or take it back)."""
+    require(can_change_match(user, match))
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.physical_dice == allowed:
+            return locked
+        locked.physical_dice = allowed
+        locked.save(update_fields=["physical_dice"])
+        match_audit_record(locked, user, "dice.allowed", params={"allowed": allowed})
     return locked
 
 
@@ -210,21 +437,15 @@ def _set_status(match: Match, over: bool) -> None:
         match.finished_at = timezone.now()
     elif not over:
         match.finished_at = None
-    match.save(update_fields=["status", "finished_at"])
+    match.save()
 
 
-# A tournament builds on matches (next matches, ratings); matches call it after each result
-# through these two functions, imported when called because tournaments imports this module.
-def _correctable(match: Match) -> None:
-    from tournaments.advancement import match_correction_check
-
-    match_correction_check(match=match)
-
-
-def _settled(match: Match, user, *, corrected: bool = False) -> None:
-    from tournaments.advancement import match_result_changed
-
-    match_result_changed(match=match, user=user, corrected=corrected)
+def match_begin(*, match: Match) -> None:
+    """A match has begun at its first roll or its first recorded game (US rules 4.10 counts
+    from here): the board's opening roll calls this, in its transaction."""
+    Match.objects.filter(pk=match.pk, status=Match.Status.SCHEDULED).update(
+        status=Match.Status.IN_PLAY
+    )
 
 
 def result_facts(result: GameResult) -> dict[str, object]:
@@ -270,41 +491,30 @@ def plain(error: RulesError) -> str:
     return str(template) % error.params if template is not None else error.plain
 
 
-def _checked(match: Match, results: list[GameResult]):
+def _checked(match: Match, results: list[GameResult]) -> RulesMatch:
     try:
         return checked_match(match.length, results)
     except RulesError as error:
         raise ValidationError(plain(error)) from error
 
 
-def _game_facts(game: Game) -> dict[str, object]:
+def game_facts(game: Game, derived: RulesMatch) -> dict[str, object]:
+    """A game as the audit keeps it: the points are those that counted (after the match cap)."""
+    scored = derived.games[game.number - 1]
     return {
-        "game": game.number,
-        "winner": str(game.match.player(game.winner)),
+        "number": game.number,
+        "winner": game.match.player(game.winner).name,
+        "outcome": game.result,
+        "resigned": game.resigned,
         "cube": game.cube,
-        "result": game.result,
-        "points": game.points,
+        "points": scored.points,
     }
 
 
-def _match_facts(match: Match) -> dict[str, object]:
-    return {
-        "status": match.status,
-        "final score": None
-        if match.final_score_a is None
-        else f"{match.final_score_a}-{match.final_score_b}",
-        "walkover winner": None
-        if match.walkover_winner is None
-        else str(match.player(match.walkover_winner)),
-    }
-
-
-def _audit(match: Match, user, action: str, before, after, *, dispute=None) -> None:
-    AuditEntry.objects.create(
-        match=match,
-        dispute=dispute,
-        user=user if user is not None and user.is_authenticated else None,
-        action=action,
-        before=before,
-        after=after,
-    )
+def result_facts_of(match: Match) -> dict[str, object]:
+    """A match's result that is not its games: a final score, a walkover, or none yet."""
+    if match.status == Match.Status.WALKOVER and match.walkover_winner is not None:
+        return {"walkover": match.player(match.walkover_winner).name}
+    if match.final_score_a is not None:
+        return {"score_a": match.final_score_a, "score_b": match.final_score_b}
+    return {}

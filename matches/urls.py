@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import board_views, views
+from . import views
+from .board import views as board_views
 
 urlpatterns = [
     path("", views.matches, name="matches"),
@@ -11,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/games/<int:number>/", views.game_edit, name="game_edit"),
     path("<int:pk>/final-score/", views.final_score, name="final_score"),
     path("<int:pk>/walkover/", views.walkover, name="walkover"),
+    path("<int:pk>/dice/", views.match_dice, name="match_dice"),
     path("<int:pk>/board/", board_views.board, name="board"),
     path("<int:pk>/board/start/", board_views.board_start, name="board_start"),
     path("<int:pk>/board/<int:number>/", board_views.board_act, name="board_act"),

@@ -11,20 +11,31 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments.permissions import director_required
-from tournaments.tables import table_page
+from club.policy import can_change_match, can_create, match_scope, require, sign_in_required
+from club.tables import table_page
 
+from .board.log import board_game_log
 from .disputes import dispute_decide, dispute_open, dispute_report, dispute_sheets_set
 from .filters import MatchFilter
-from .forms import FinalScoreForm, GameForm, MatchForm, MatFileForm, SheetsForm, WalkoverForm
+from .forms import (
+    DiceForm,
+    FinalScoreForm,
+    GameCorrectionForm,
+    GameForm,
+    MatchForm,
+    MatFileForm,
+    SheetsForm,
+    WalkoverForm,
+)
 from .matfiles import mat_import, mat_import_plan, match_mat
 from .models import BoardGame, Dispute, Game, Match
-from .play import board_game_log
-from .selectors import match_audit, match_list, match_score_sheet
+from .selectors import match_changes, match_list, match_score_sheet
 from .services import (
+    SheetChanged,
     game_correct,
     game_record,
     match_create,
+    match_dice_allow,
     match_record_final_score,
     match_walkover,
 )
@@ -36,26 +47,40 @@ def matches(request):
     return table_page(request, MatchTable(filterset.qs), filterset, "matches.html", "matches")
 
 
-def _page(request, match, status=200, **forms):
+def _page(request, match, status=200, error: str = "", **forms):
     sheet = match_score_sheet(match=match)
+    may_change = can_change_match(request.user, match)
     context = {
         "match": match,
         "sheet": sheet,
-        "audit": match_audit(match=match),
+        "scope": match_scope(match),
+        "may_change": may_change,
+        "changes": match_changes(match=match),
         "logs": [board_game.number for board_game in match.board_games.all()],
         "disputes": list(match.disputes.all()),
+        "error": error,
+        "next_number": len(sheet.rows) + 1,
     }
-    recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
-    if not sheet.over and not recorded:
-        number = len(sheet.rows) + 1
-        context["game_form"] = forms.get("game_form") or GameForm(
-            match=match, initial={"number": number, "cube": 1, "result": "single"}
-        )
-        context["next_number"] = number
-        if not sheet.rows:
-            context["final_form"] = forms.get("final_form") or FinalScoreForm()
-            context["walkover_form"] = forms.get("walkover_form") or WalkoverForm(match=match)
+    if may_change:
+        version = {"version": match.version}
+        context["dice_form"] = DiceForm(initial={"allowed": match.physical_dice})
+        recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
+        if not sheet.over and not recorded:
+            number = context["next_number"]
+            context["game_form"] = forms.get("game_form") or GameForm(
+                match=match, initial={"number": number, "cube": 1, "result": "single"}
+            )
+        if not sheet.rows and not match.board_games.exists():
+            context["final_form"] = forms.get("final_form") or FinalScoreForm(initial=version)
+            context["walkover_form"] = forms.get("walkover_form") or WalkoverForm(
+                match=match, initial=version
+            )
     return render(request, "match.html", context, status=status)
+
+
+def _changed(request, pk: int, changed: SheetChanged):
+    """Another director changed the result first: their change, and the sheet as it is."""
+    return _page(request, get_object_or_404(match_list(), pk=pk), 409, changed.messages[0])
 
 
 def match(request, pk: int):
@@ -69,13 +94,15 @@ def score_sheet(request, pk: int):
     """
     found = get_object_or_404(match_list(), pk=pk)
     lines = range(1, 2 * found.length)
-    context = {"match": found, "lines": lines, "dense": found.length > 9}
+    scope = match_scope(found)
+    context = {"match": found, "lines": lines, "dense": found.length > 9, "where": scope.label}
     return render(request, "score_sheet.html", context)
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def match_new(request):
+    require(can_create(request.user))
     form = MatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -87,10 +114,11 @@ def match_new(request):
     return render(request, "match_form.html", {"form": form}, status=400 if form.errors else 200)
 
 
-@director_required
+@sign_in_required
 @require_POST
 def game_new(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
     form = GameForm(request.POST, match=found)
     if form.is_valid():
         try:
@@ -103,23 +131,27 @@ def game_new(request, pk: int):
     return _page(request, found, status=400, game_form=form)
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def game_edit(request, pk: int, number: int):
     game = get_object_or_404(Game.objects.select_related("match"), match_id=pk, number=number)
     found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
     initial = {
+        "version": found.version,
         "number": number,
         "winner": game.winner,
         "cube": game.cube,
         "result": game.result,
         "resigned": game.resigned,
     }
-    form = GameForm(request.POST or None, match=found, initial=initial)
+    form = GameCorrectionForm(request.POST or None, match=found, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "number"}
         try:
             game_correct(game=game, user=request.user, **data)
+        except SheetChanged as changed:
+            return _changed(request, pk, changed)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -131,14 +163,17 @@ def game_edit(request, pk: int, number: int):
     )
 
 
-@director_required
+@sign_in_required
 @require_POST
 def final_score(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
     form = FinalScoreForm(request.POST)
     if form.is_valid():
         try:
             match_record_final_score(match=found, user=request.user, **form.cleaned_data)
+        except SheetChanged as changed:
+            return _changed(request, pk, changed)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -147,20 +182,36 @@ def final_score(request, pk: int):
     return _page(request, found, status=400, final_form=form)
 
 
-@director_required
+@sign_in_required
 @require_POST
 def walkover(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
     form = WalkoverForm(request.POST, match=found)
     if form.is_valid():
         try:
             match_walkover(match=found, user=request.user, **form.cleaned_data)
+        except SheetChanged as changed:
+            return _changed(request, pk, changed)
         except ValidationError as error:
             form.add_error(None, error)
         else:
             messages.success(request, _("The walkover is recorded."))
             return redirect(found)
     return _page(request, found, status=400, walkover_form=form)
+
+
+@sign_in_required
+@require_POST
+def match_dice(request, pk: int):
+    """The director lets the players enter dice rolled at the table, or takes it back."""
+    found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
+    form = DiceForm(request.POST)
+    if form.is_valid():
+        match_dice_allow(match=found, allowed=form.cleaned_data["allowed"], user=request.user)
+        messages.success(request, _("The dice setting is saved."))
+    return redirect(found)
 
 
 @require_GET
@@ -189,11 +240,12 @@ def match_export(request, pk: int):
     return response
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def match_import(request, pk: int):
     """Upload a .mat file, see what the replay makes of it, then import it."""
     found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
     posted = request.method == "POST"
     form = MatFileForm(
         request.POST if posted else None, request.FILES if posted else None, match=found
@@ -215,10 +267,11 @@ def match_import(request, pk: int):
     return render(request, "match_import.html", context, status=status)
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def dispute_new(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
     posted = request.method == "POST"
     form = MatFileForm(
         request.POST if posted else None, request.FILES if posted else None, match=found
@@ -241,12 +294,18 @@ def dispute_new(request, pk: int):
     return render(request, "dispute_new.html", {"match": found, "form": form}, status=status)
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def dispute(request, pk: int, number: int):
-    """The replay beside the recorded score; directors enter the sheets and decide."""
+    """The replay beside the recorded score; directors enter the sheets and decide.
+
+    A refusal (a correction the rules forbid once a later match has begun, US rules
+    4.10) is shown on the page, which stays as it was.
+    """
     found = get_object_or_404(Dispute.objects.select_related("match"), match_id=pk, pk=number)
+    require(can_change_match(request.user, found.match))
     sheets = SheetsForm(request.POST if "sheets" in request.POST else None)
+    refusals: list[str] = []
     status = 200
     if request.method == "POST":
         try:
@@ -263,7 +322,7 @@ def dispute(request, pk: int, number: int):
                 )
                 return redirect(found)
         except ValidationError as error:
-            sheets.add_error(None, error)
+            refusals = error.messages
         status = 400
     found = Dispute.objects.select_related("match__player_a", "match__player_b").get(pk=found.pk)
     report = dispute_report(dispute=found)
@@ -276,5 +335,11 @@ def dispute(request, pk: int, number: int):
                 "b_b": found.sheet_b_b,
             }
         )
-    context = {"match": found.match, "dispute": found, "report": report, "sheets": sheets}
+    context = {
+        "match": found.match,
+        "dispute": found,
+        "report": report,
+        "sheets": sheets,
+        "refusals": refusals,
+    }
     return render(request, "dispute.html", context, status=status)

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from club.policy import SYSTEM
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -48,15 +50,19 @@ def main() -> None:
     settings.ALLOWED_HOSTS = ["testserver"]
     call_command("migrate", verbosity=0)
 
-    from matches.models import BoardGame
     from matches.play import board_state
+
+    from matches.models import BoardGame
     from matches.services import match_create
     from tournaments.services import player_create
 
     director = User.objects.create_superuser("bench", password="bench-password-1")
     client = Client()
     client.force_login(director)
-    anna, bruno = player_create(name="Anna Rossi"), player_create(name="Bruno Bianchi")
+    anna, bruno = (
+        player_create(name="Anna Rossi", user=SYSTEM),
+        player_create(name="Bruno Bianchi", user=SYSTEM),
+    )
     timings: dict[str, list[float]] = {"play": [], "roll": []}
     queries: dict[str, int] = {}
 
@@ -74,7 +80,7 @@ def main() -> None:
             queries[action] = len(captured)
 
     while len(timings["play"]) < options.plays:
-        match = match_create(player_a=anna, player_b=bruno, length=7)
+        match = match_create(player_a=anna, player_b=bruno, length=7, user=SYSTEM)
         client.post(reverse("board_start", args=[match.pk]))
         while len(timings["play"]) < options.plays:
             board_game = BoardGame.objects.filter(match=match).order_by("-number").first()

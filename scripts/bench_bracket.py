@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from club.policy import SYSTEM
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -57,19 +59,23 @@ def main() -> None:
         tournament_create,
     )
 
-    tournament = tournament_create(name="Benchmark", date=datetime.date(2026, 12, 13))
+    tournament = tournament_create(name="Benchmark", date=datetime.date(2026, 12, 13), user=SYSTEM)
     client = Client()
     for size in options.sizes:
         event = event_create(
-            tournament=tournament, name=f"{size}", format=Event.Format.DOUBLE, lengths=[5]
+            tournament=tournament,
+            name=f"{size}",
+            format=Event.Format.DOUBLE,
+            lengths=[5],
+            user=SYSTEM,
         )
-        players = [player_create(name=f"Player {size}-{i:03}") for i in range(size)]
+        players = [player_create(name=f"Player {size}-{i:03}", user=SYSTEM) for i in range(size)]
         Entry.objects.bulk_create(
             Entry(event=event, player=p, status=Entry.Status.CHECKED_IN) for p in players
         )
-        event_draw(event=event, seed=size)
+        event_draw(event=event, seed=size, user=SYSTEM)
         for match in Match.objects.filter(event=event, round=1):
-            match_record_final_score(match=match, score_a=5, score_b=2)
+            match_record_final_score(match=match, score_a=5, score_b=2, user=SYSTEM)
         for name in ("event", "bracket"):
             url = reverse(name, args=[event.pk])
             client.get(url)

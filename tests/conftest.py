@@ -1,5 +1,6 @@
 """Shared test settings: where the project's shared material lives, hypothesis profiles."""
 
+import datetime
 import os
 from pathlib import Path
 
@@ -65,24 +66,30 @@ def member_client(client, member):
 
 @pytest.fixture
 def anna(db):
-    from tournaments.services import player_create
+    from club.policy import SYSTEM
+    from club.services import player_create
 
-    return player_create(name="Anna Rossi", club="Circolo Backgammon Milano", country="Italia")
+    return player_create(
+        name="Anna Rossi", club="Circolo Backgammon Milano", country="Italia", user=SYSTEM
+    )
 
 
 @pytest.fixture
 def bruno(db):
-    from tournaments.services import player_create
+    from club.policy import SYSTEM
+    from club.services import player_create
 
-    return player_create(name="Bruno Bianchi", club="Backgammon Club Roma", country="Italia")
+    return player_create(
+        name="Bruno Bianchi", club="Backgammon Club Roma", country="Italia", user=SYSTEM
+    )
 
 
 @pytest.fixture
-def match5(anna, bruno):
-    """A 5-point match, nothing played yet."""
+def match5(anna, bruno, director):
+    """A 5-point match outside any tournament, nothing played yet."""
     from matches.services import match_create
 
-    return match_create(player_a=anna, player_b=bruno, length=5)
+    return match_create(player_a=anna, player_b=bruno, length=5, user=director)
 
 
 @pytest.fixture
@@ -101,6 +108,78 @@ def record(director):
             result=result,
             resigned=resigned,
             user=director,
+        )
+
+    return play
+
+
+# --- tournaments: a field of players, a tournament, an event drawn -----------------
+
+
+@pytest.fixture
+def field(db):
+    """field(n): n players named P01.. with ratings falling from 1700 (P01 is the best)."""
+    from decimal import Decimal
+
+    from club.models import Player
+    from club.policy import SYSTEM
+    from club.services import player_create
+
+    def make(count, prefix="P"):
+        made = [player_create(name=f"{prefix}{i:02}", user=SYSTEM) for i in range(1, count + 1)]
+        for index, player in enumerate(made):
+            player.rating = Decimal(1700 - 10 * index)
+        Player.objects.bulk_update(made, ["rating"])
+        return made
+
+    return make
+
+
+@pytest.fixture
+def tournament(director):
+    from tournaments.services import tournament_create
+
+    return tournament_create(
+        name="Torneo di Natale", date=datetime.date(2026, 12, 13), venue="Milano", user=director
+    )
+
+
+@pytest.fixture
+def event_with(tournament, field, director):
+    """event_with(format, players, **options): an event with the players entered and checked in."""
+    from tournaments.services import entry_check_in, entry_register, event_create
+
+    def make(format, players, *, lengths=(5, 5, 7, 7, 9, 11), check_in=True, **options):
+        event = event_create(
+            tournament=tournament,
+            name=f"{format} {len(players) if isinstance(players, list) else players}",
+            format=format,
+            lengths=list(lengths),
+            user=director,
+            **options,
+        )
+        people = players if isinstance(players, list) else field(players)
+        for player in people:
+            entry = entry_register(event=event, player=player, user=director)
+            if check_in:
+                entry_check_in(entry=entry, user=director)
+        return event
+
+    return make
+
+
+@pytest.fixture
+def finish(director):
+    """finish(match, winner_player): the final score, the winner reaching the length."""
+    from matches.models import Match
+    from matches.services import match_record_final_score
+
+    def play(match, winner, loser_points=0):
+        fresh = Match.objects.get(pk=match.pk)
+        a_wins = winner.pk == fresh.player_a_id
+        scores = (fresh.length, loser_points) if a_wins else (loser_points, fresh.length)
+        return match_record_final_score(
+            match=fresh, score_a=scores[0], score_b=scores[1], user=director
         )
 
     return play

@@ -1,38 +1,62 @@
 """What follows a result: the next matches of a knockout, walkovers, and ratings.
 
-The match services (:mod:`matches.services`) call :func:`match_result_changed`
-inside the transaction that records or corrects a result, and
-:func:`match_correction_check` before a correction, so a finished match moves
-its winner (and its loser, where the event sends losers) on in the same
-transaction, and a result is not changed under a match that has already begun.
+The matches app announces every result it records or corrects (:mod:`matches.hooks`);
+:class:`TournamentResults`, registered at start-up, answers: a finished match moves
+its winner (and its loser, where the event sends losers) on in the same transaction,
+and a result is not changed under a match that has already begun (US rules 4.10).
+
+What advancement writes is a consequence of a change the policy allowed (a result,
+a draw, a withdrawal), so it writes as the site itself (:data:`club.policy.SYSTEM`);
+the change that caused it is in the audit under its author's name.
 """
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from matches.models import AuditEntry, Match
-from matches.selectors import match_score_sheet
-from matches.services import match_create, match_walkover
+from club.models import Player
+from club.policy import SYSTEM
+from matches.models import Match
+from matches.selectors import match_list, match_score_sheet
+from matches.services import match_create, match_delete, match_players_change, match_walkover
 
-from .models import Entry, Event, Player, RatingChange
+from .audit import tournament_audit_record
+from .models import Entry, Event, Place, RatingChange
 from .ratings import fibs_update
 from .selectors import event_entries, event_knockout, event_player_matches
 
 CENT = Decimal("0.01")
 
 
+class TournamentResults:
+    """The tournaments app's answer to a match result (see :mod:`matches.hooks`)."""
+
+    def correction_check(self, *, match: Match) -> None:
+        match_correction_check(match=match)
+
+    def result_changed(self, *, match: Match, user: Any, corrected: bool) -> None:
+        place = Place.objects.filter(match=match).select_related("event").first()
+        if place is not None and place.event.knockout:
+            event_advance(event=place.event, cause=match)
+        ratings_after(match=match, corrected=corrected)
+
+
+tournament_results = TournamentResults()
+
+
 def match_correction_check(*, match: Match) -> None:
     """US rules 4.10: a result stands once either player has started a later match."""
-    if match.event_id is None:
+    place = Place.objects.filter(match=match).select_related("event").first()
+    if place is None:
         return
     players = (match.player_a_id, match.player_b_id)
     later = (
-        Match.objects.filter(event__tournament_id=match.event.tournament_id, id__gt=match.id)
+        Match.objects.filter(place__event__tournament_id=place.event.tournament_id, id__gt=match.id)
         .filter(Q(player_a_id__in=players) | Q(player_b_id__in=players))
         .filter(Q(status=Match.Status.IN_PLAY) | Q(status=Match.Status.FINISHED))
         .select_related("player_a", "player_b")
@@ -53,14 +77,54 @@ def match_correction_check(*, match: Match) -> None:
         )
 
 
-def match_result_changed(*, match: Match, user=None, corrected: bool = False) -> None:
-    """Called by every match service that writes a result, in its transaction."""
-    if match.event_id is not None and match.event.knockout:
-        event_advance(event=match.event, user=user, cause=match)
-    ratings_after(match=match, corrected=corrected)
+def place_create(
+    *,
+    event: Event,
+    round: int,
+    bracket_key: str,
+    player_a: Player,
+    player_b: Player,
+    length: int,
+    reason_code: str = "",
+    reason_params: dict[str, Any] | None = None,
+    user: Any,
+) -> Match:
+    """A match in a place of an event. The caller has asked the policy whether ``user``
+    directs the tournament (or writes as the site, for a consequence of a result)."""
+    match = match_create(
+        player_a=player_a,
+        player_b=player_b,
+        length=length,
+        date=event.tournament.date,
+        user=user,
+        placed=True,
+    )
+    place = Place.objects.create(
+        match=match,
+        event=event,
+        round=round,
+        bracket_key=bracket_key,
+        reason_code=reason_code,
+        reason_params=reason_params or {},
+    )
+    tournament_audit_record(
+        event.tournament,
+        user,
+        "place.created",
+        subject=place,
+        params={
+            "event": event.name,
+            "key": bracket_key,
+            "round": round,
+            "a": player_a.name,
+            "b": player_b.name,
+        },
+        match_id=match.pk,
+    )
+    return match
 
 
-def event_advance(*, event: Event, user=None, cause: Match | None = None) -> None:
+def event_advance(*, event: Event, cause: Match | None = None, user: Any = SYSTEM) -> None:
     """Bring the knockout's matches in line with its results.
 
     Matches whose two players are now known are created; a bye or an empty side
@@ -80,67 +144,57 @@ def event_advance(*, event: Event, user=None, cause: Match | None = None) -> Non
     for key, slot in knockout.state.slots.items():
         existing = knockout.matches.get(key)
         a, b = knockout.player(slot.first), knockout.player(slot.second)
-        wanted = a is not None and b is not None
         if existing is not None:
             same = (existing.player_a_id, existing.player_b_id) == (
                 getattr(a, "pk", None),
                 getattr(b, "pk", None),
             )
-            if same:
-                continue
-            _replace(existing, cause, user, a, b)
+            if not same:
+                _replace(existing, cause, a, b)
             continue
-        if wanted:
-            round_number = 999 if slot.match.draw == "final" else slot.match.round
+        if a is not None and b is not None:
+            final = slot.match.draw == "final"  # the final's length is the last one given
             created.append(
-                match_create(
-                    player_a=a,
-                    player_b=b,
-                    length=event.length_for(round_number),
+                place_create(
                     event=event,
                     round=slot.match.round,
                     bracket_key=key,
+                    player_a=a,
+                    player_b=b,
+                    length=event.length_for(999 if final else slot.match.round),
                     user=user,
                 )
             )
     for key, existing in knockout.matches.items():
         if key not in knockout.state.slots:  # a reset final no longer needed
-            _replace(existing, cause, user, None, None)
+            _replace(existing, cause, None, None)
     for match in created:
         gone = [p for p in (match.player_a_id, match.player_b_id) if p in withdrawn]
         if gone:
             winner = 0 if match.player_b_id in gone and match.player_a_id not in gone else 1
-            match_walkover(match=match, winner=winner, user=user)
+            match_walkover(match=match, winner=winner, user=SYSTEM)
 
 
-def _replace(existing: Match, cause: Match | None, user, a, b) -> None:
+def _replace(existing: Match, cause: Match | None, a: Player | None, b: Player | None) -> None:
     """A corrected result changes who plays a later match, which nobody may have begun."""
-    if existing.status in (Match.Status.IN_PLAY, Match.Status.FINISHED):
-        raise ValidationError(
-            _("This result can no longer be corrected: %(later)s has begun (US rules 4.10).")
-            % {"later": str(existing)}
-        )
-    if cause is not None:
-        _audit_move(cause, user, existing, a, b)
-    if a is not None and b is not None:
-        existing.player_a, existing.player_b = a, b
-        existing.status, existing.walkover_winner = Match.Status.SCHEDULED, None
-        existing.save()
-    else:
-        existing.delete()
-
-
-def _audit_move(cause, user, existing: Match, a, b) -> None:
-    AuditEntry.objects.create(
-        match=cause,
-        user=user if user is not None and user.is_authenticated else None,
-        action="later match changed",
-        before={"match": existing.bracket_key, "players": str(existing)},
-        after={
-            "match": existing.bracket_key,
-            "players": " – ".join(p.name if p else "?" for p in (a, b)),
+    place = existing.place
+    tournament_audit_record(
+        place.event.tournament,
+        SYSTEM,
+        "place.changed",
+        subject=place,
+        params={
+            "key": place.bracket_key,
+            "before": str(existing),
+            "after": f"{a.name} – {b.name}" if a and b else "",
         },
+        match_id=cause.pk if cause is not None else existing.pk,
     )
+    if a is not None and b is not None:
+        match_players_change(match=existing, player_a=a, player_b=b, user=SYSTEM, placed=True)
+    else:
+        place.delete()
+        match_delete(match=existing, user=SYSTEM, placed=True)
 
 
 def player_withdrawn_matches(*, event: Event, player: Player) -> list[Match]:
@@ -190,7 +244,8 @@ def _apply(order: int, match: Match, winner: Player, loser: Player) -> list[Rati
 
 
 def ratings_after(*, match: Match, corrected: bool = False) -> None:
-    """A newly finished match moves both ratings; a change to a rated match re-derives all."""
+    """A newly finished match moves both ratings; a change to a rated match (its result
+    corrected, or no longer one that counts) re-derives them all."""
     already = RatingChange.objects.filter(match=match).exists()
     if already or (corrected and RatingChange.objects.filter(match__id__gt=match.pk).exists()):
         ratings_rederive()
@@ -207,8 +262,6 @@ def ratings_after(*, match: Match, corrected: bool = False) -> None:
 
 def ratings_rederive() -> None:
     """Every rating from the start, finished matches in the order they finished."""
-    from matches.selectors import match_list
-
     players = {p.pk: p for p in Player.objects.select_for_update()}
     for player in players.values():
         player.rating, player.experience = Decimal("1500.00"), 0

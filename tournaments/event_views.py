@@ -12,11 +12,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
+
+from club.audit import audit_for_tournament
+from club.policy import can_create, can_direct, match_scope, require, sign_in_required
+from club.tables import table_export
+from matches.forms import DiceForm
 
 from .forms import DrawForm, EntryForm, EventForm, TournamentForm
 from .models import Entry, Event, Tournament
-from .permissions import check_directs, director_required, directs
 from .selectors import (
     event_bracket_sections,
     event_entries,
@@ -37,6 +40,7 @@ from .services import (
     event_draw,
     event_pair_next_round,
     tournament_create,
+    tournament_dice_allow,
 )
 from .tables import EntryTable, PairingTable, TournamentTable, standings_table
 
@@ -47,9 +51,10 @@ def tournaments(request):
     return render(request, "tournaments.html", {"table": table})
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request):
+    require(can_create(request.user))
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         created = tournament_create(user=request.user, **form.cleaned_data)
@@ -61,23 +66,50 @@ def tournament_new(request):
 def tournament(request, pk: int):
     found = get_object_or_404(Tournament, pk=pk)
     events = tournament_overview(tournament=found)
+    directing = can_direct(request.user, found)
     return render(
         request,
         "tournament.html",
         {
             "tournament": found,
             "events": events,
-            "directs": directs(request.user, found),
+            "directs": directing,
             "directors": found.directors.order_by("username"),
+            "dice_form": DiceForm(initial={"allowed": found.physical_dice}) if directing else None,
+            "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
         },
     )
 
 
-@director_required
+CHANGES_SHOWN = 30
+
+
+def tournament_changes(request, pk: int):
+    """Every change made to the tournament, its events, entries and matches, newest first."""
+    found = get_object_or_404(Tournament, pk=pk)
+    changes = audit_for_tournament(tournament_id=found.pk)
+    return render(request, "tournament_changes.html", {"tournament": found, "changes": changes})
+
+
+@sign_in_required
+@require_POST
+def tournament_dice(request, pk: int):
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    form = DiceForm(request.POST)
+    if form.is_valid():
+        tournament_dice_allow(
+            tournament=found, allowed=form.cleaned_data["allowed"], user=request.user
+        )
+        messages.success(request, _("The dice setting is saved."))
+    return redirect(found)
+
+
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def event_new(request, pk: int):
     found = get_object_or_404(Tournament, pk=pk)
-    check_directs(request.user, found)
+    require(can_direct(request.user, found))
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -99,7 +131,7 @@ def _event(pk: int) -> Event:
 def _event_context(request, event: Event, **forms) -> dict:
     entries = list(event_entries(event=event))
     matches = list(event_matches(event=event))
-    directing = directs(request.user, event.tournament)
+    directing = can_direct(request.user, event.tournament)
     knockout = event_knockout(event=event, entries=entries, matches=matches)
     rows = event_standings(event=event, entries=entries, matches=matches)
     hidden = [] if directing else ["actions"]
@@ -120,8 +152,7 @@ def _event_context(request, event: Event, **forms) -> dict:
         if rows
         else None,
         "rounds": [
-            (r, PairingTable(r.matches, exclude=() if directing else ("pairing_reason",)))
-            for r in rounds
+            (r, PairingTable(r.matches, exclude=() if directing else ("reason",))) for r in rounds
         ],
         "progress": event_progress(event=event, matches=matches, knockout=knockout),
         "children": list(event.children.all()),
@@ -135,15 +166,16 @@ def _event_context(request, event: Event, **forms) -> dict:
 def event(request, pk: int):
     found = _event(pk)
     context = _event_context(request, found)
-    export = request.GET.get("_export")
-    if export and TableExport.is_valid_format(export) and context["standings"] is not None:
-        return TableExport(export, context["standings"]).response(f"standings-{found.pk}.{export}")
+    if context["standings"] is not None:
+        download = table_export(request, context["standings"], f"standings-{found.pk}")
+        if download is not None:
+            return download
     return render(request, "event.html", context)
 
 
 def _directed_event(request, pk: int) -> Event:
     found = _event(pk)
-    check_directs(request.user, found.tournament)
+    require(can_direct(request.user, found.tournament))
     return found
 
 
@@ -159,7 +191,7 @@ def _act(request, found: Event, action, done: str):
     return redirect(found)
 
 
-@director_required
+@sign_in_required
 @require_POST
 def entries_add(request, pk: int):
     found = _directed_event(request, pk)
@@ -184,11 +216,11 @@ def entries_add(request, pk: int):
 
 def _entry(request, pk: int) -> Entry:
     found = get_object_or_404(Entry.objects.select_related("event__tournament", "player"), pk=pk)
-    check_directs(request.user, found.event.tournament)
+    require(can_direct(request.user, found.event.tournament))
     return found
 
 
-@director_required
+@sign_in_required
 @require_POST
 def entry_check_in_view(request, pk: int):
     entry = _entry(request, pk)
@@ -200,7 +232,7 @@ def entry_check_in_view(request, pk: int):
     )
 
 
-@director_required
+@sign_in_required
 @require_POST
 def entry_withdraw_view(request, pk: int):
     entry = _entry(request, pk)
@@ -212,7 +244,7 @@ def entry_withdraw_view(request, pk: int):
     )
 
 
-@director_required
+@sign_in_required
 @require_POST
 def draw(request, pk: int):
     found = _directed_event(request, pk)
@@ -229,7 +261,7 @@ def draw(request, pk: int):
     )
 
 
-@director_required
+@sign_in_required
 @require_POST
 def pair_next_round(request, pk: int):
     found = _directed_event(request, pk)
@@ -241,7 +273,7 @@ def pair_next_round(request, pk: int):
     )
 
 
-@director_required
+@sign_in_required
 @require_POST
 def cut(request, pk: int):
     found = _directed_event(request, pk)
@@ -285,7 +317,7 @@ def _round(found: Event, number: int):
 def round_pairings(request, pk: int, number: int):
     found = _event(pk)
     pairing_round = _round(found, number)
-    table = PairingTable(pairing_round.matches, exclude=("pairing_reason", "match"))
+    table = PairingTable(pairing_round.matches, exclude=("reason", "match"))
     return render(
         request,
         "round_print.html",
@@ -298,7 +330,12 @@ def round_sheets(request, pk: int, number: int):
     found = _event(pk)
     pairing_round = _round(found, number)
     sheets = [
-        {"match": m, "lines": range(1, 2 * m.length), "dense": m.length > 9}
+        {
+            "match": m,
+            "lines": range(1, 2 * m.length),
+            "dense": m.length > 9,
+            "where": match_scope(m).label,
+        }
         for m in pairing_round.matches
     ]
     return render(

@@ -3,13 +3,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from .models import Event, Player
+from club.models import Player
 
-
-class PlayerForm(forms.ModelForm):
-    class Meta:
-        model = Player
-        fields = ["name", "club", "country", "email", "phone"]
+from .models import Event
+from .services import parse_lengths
 
 
 class TournamentForm(forms.Form):
@@ -60,8 +57,6 @@ class EventForm(forms.Form):
     )
 
     def clean_lengths(self):
-        from .services import parse_lengths
-
         return parse_lengths(self.cleaned_data["lengths"])
 
 

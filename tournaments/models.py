@@ -1,4 +1,4 @@
-"""Players, tournaments, their events and entries, and rating history.
+"""Tournaments, their events, entries and matches' places, and rating history.
 
 What can be derived is not stored: brackets, standings, the current round and a
 knockout's champion come from the entries' seeds and the matches' results (see
@@ -11,56 +11,11 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Mod
-from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-
-def odd_length_constraint(name: str) -> models.CheckConstraint:
-    """A match length is an odd number of points, in the database too (WBF 3)."""
-    return models.CheckConstraint(
-        condition=models.Q(Exact(Mod("length", 2), 1), length__gte=1),
-        name=name,
-        violation_error_message=_("A match is played to an odd number of points (WBF 3)."),
-    )
-
-
-class Player(models.Model):
-    """A club member or guest; rating and experience are computed from matches (FIBS formula)."""
-
-    name = models.CharField(_("name"), max_length=120)
-    club = models.CharField(_("club"), max_length=120, blank=True)
-    country = models.CharField(_("country"), max_length=60, blank=True)
-    rating = models.DecimalField(
-        _("rating"), max_digits=7, decimal_places=2, default=Decimal("1500.00"), editable=False
-    )
-    experience = models.PositiveIntegerField(_("experience"), default=0, editable=False)
-    email = models.EmailField(_("email"), blank=True)
-    phone = models.CharField(_("phone"), max_length=40, blank=True)
-    # the player's own sign-in, so they can play their matches on the site's board
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="player",
-        verbose_name=_("account"),
-    )
-
-    class Meta:
-        ordering = ["name", "id"]
-        verbose_name = _("player")
-        verbose_name_plural = _("players")
-        constraints = [
-            models.CheckConstraint(condition=~models.Q(name=""), name="player_has_a_name"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("player", args=[self.pk])
+from club.models import Player
+from matches.models import Match, odd_length_constraint
 
 
 class Tournament(models.Model):
@@ -72,6 +27,10 @@ class Tournament(models.Model):
         related_name="directed_tournaments",
         verbose_name=_("directors"),
         blank=True,
+    )
+    # dice rolled at the table may be entered on the board by the players themselves
+    physical_dice = models.BooleanField(
+        _("players may enter dice rolled at the table"), default=False
     )
 
     class Meta:
@@ -228,7 +187,9 @@ class Bye(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="byes")
     round = models.PositiveSmallIntegerField(_("round"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    # why: a code of tournaments.pairing.reasons and its parameters, rendered where shown
+    reason_code = models.CharField(max_length=40, blank=True)
+    reason_params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["event", "round"]
@@ -241,7 +202,8 @@ class RatingChange(models.Model):
     """One finished match's effect on one player's rating (FIBS formula, ratings.py)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    # a rated result cannot disappear under the history: ratings are re-derived first
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="+")
     order = models.PositiveIntegerField()  # the match's place in the history of finished matches
     rating_before = models.DecimalField(max_digits=7, decimal_places=2)
     rating_after = models.DecimalField(max_digits=7, decimal_places=2)
@@ -256,3 +218,34 @@ class RatingChange(models.Model):
     @property
     def change(self) -> Decimal:
         return self.rating_after - self.rating_before
+
+
+class Place(models.Model):
+    """A match's place in an event: its round, its bracket place, and why it was paired.
+
+    The match itself knows nothing of tournaments (the matches app sits below this
+    one); the tournament holds where each of its matches stands.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="place")
+    # PROTECT: an event (and so a tournament) with matches is not deleted with them
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="places")
+    round = models.PositiveSmallIntegerField(_("round"))
+    bracket_key = models.CharField(_("place"), max_length=12, blank=True)
+    # why this pairing: a code of tournaments.pairing.reasons and its parameters
+    reason_code = models.CharField(max_length=40, blank=True)
+    reason_params = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["event", "round", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "bracket_key"],
+                condition=~models.Q(bracket_key=""),
+                name="place_bracket_key_once",
+            ),
+            models.CheckConstraint(condition=models.Q(round__gte=1), name="place_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.bracket_key}"

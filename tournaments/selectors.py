@@ -8,15 +8,18 @@ finished matches through :mod:`tournaments.pairing.standings`. Nothing here writ
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.models import Player
+from club.policy import MatchScope
 from matches.models import Game, Match
 from matches.selectors import ScoreSheet, match_score_sheet
 
-from .models import Entry, Event, Player, RatingChange, Tournament
+from .models import Entry, Event, Place, RatingChange, Tournament
 from .pairing.bracket import (
     PENDING,
     Bracket,
@@ -30,6 +33,29 @@ from .pairing.bracket import (
     with_consolation,
 )
 from .pairing.standings import Result, Standing, round_robin_standings, swiss_standings
+from .reasons import reason_text
+
+
+def match_scope(match: Any) -> MatchScope | None:
+    """Where a match is played, for the policy and the match's pages (registered at start-up);
+    None for a match outside any tournament."""
+    place = Place.objects.filter(match_id=match.pk).select_related("event__tournament").first()
+    if place is None:
+        return None
+    tournament = place.event.tournament
+    return MatchScope(
+        tournament_id=tournament.pk,
+        directors=frozenset(tournament.directors.values_list("pk", flat=True)),
+        physical_dice=tournament.physical_dice,
+        label=_("%(tournament)s · %(event)s · round %(round)s (%(key)s)")
+        % {
+            "tournament": tournament.name,
+            "event": place.event.name,
+            "round": place.round,
+            "key": place.bracket_key,
+        },
+        url=place.event.get_absolute_url(),
+    )
 
 
 def player_list() -> QuerySet[Player]:
@@ -38,7 +64,7 @@ def player_list() -> QuerySet[Player]:
 
 def player_rating_history(*, player: Player) -> QuerySet[RatingChange]:
     return player.rating_changes.select_related(
-        "match__player_a", "match__player_b", "match__event__tournament"
+        "match__player_a", "match__player_b", "match__place__event__tournament"
     )
 
 
@@ -59,10 +85,10 @@ def event_entries(*, event: Event) -> QuerySet[Entry]:
 def event_matches(*, event: Event) -> QuerySet[Match]:
     """Every match of the event with its players and games, in a fixed number of queries."""
     return (
-        Match.objects.filter(event=event)
-        .select_related("player_a", "player_b")
+        Match.objects.filter(place__event=event)
+        .select_related("player_a", "player_b", "place")
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
-        .order_by("round", "id")
+        .order_by("place__round", "id")
     )
 
 
@@ -110,7 +136,7 @@ def event_knockout(
     players = {e.seed: e.player for e in entries if e.seed is not None}
     seed_of = {p.pk: seed for seed, p in players.items()}
     bracket = event_bracket(event=event, entrants=len(players))
-    by_key = {m.bracket_key: m for m in matches if m.bracket_key}
+    by_key = {m.place.bracket_key: m for m in matches if m.place.bracket_key}
     sheets = {m.pk: match_score_sheet(match=m) for m in matches}
     results = {}
     for key, match in by_key.items():
@@ -322,7 +348,7 @@ def event_standings(
 
 def event_current_round(*, event: Event, matches: list[Match]) -> int | None:
     """The earliest round with a match still to finish; None when all are done."""
-    waiting = [m.round for m in matches if not m.decided and m.round is not None]
+    waiting = [m.place.round for m in matches if not m.decided]
     return min(waiting) if waiting else None
 
 
@@ -344,7 +370,7 @@ def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | N
     if knockout is not None:
         return Progress("finished", champion=knockout.champion)
     if event.format == Event.Format.SWISS:
-        paired = max((m.round for m in matches if m.round), default=0)
+        paired = max((m.place.round for m in matches), default=0)
         paired = max([paired, *event.byes.values_list("round", flat=True)])
         if paired < (event.swiss_rounds or 0):
             return Progress("to_pair", paired + 1)
@@ -366,12 +392,16 @@ def event_rounds(
 ) -> list[RoundPairings]:
     entries = entries if entries is not None else list(event_entries(event=event))
     matches = matches if matches is not None else list(event_matches(event=event))
-    numbers = sorted({m.round for m in matches if m.round is not None})
+    numbers = sorted({m.place.round for m in matches})
     byes = list(event.byes.select_related("player"))
     rounds = []
     for number in numbers:
-        in_round = tuple(m for m in matches if m.round == number)
-        resting: list[str] = [f"{b.player.name} ({b.reason})" for b in byes if b.round == number]
+        in_round = tuple(m for m in matches if m.place.round == number)
+        resting: list[str] = [
+            f"{b.player.name} ({reason_text(b.reason_code, b.reason_params, b.player.name)})"
+            for b in byes
+            if b.round == number
+        ]
         if event.format == Event.Format.ROUND_ROBIN:
             playing = {p for m in in_round for p in (m.player_a_id, m.player_b_id)}
             resting += [

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import datetime
 import random
+import re
 import secrets
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,11 +21,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.models import Player
+from club.policy import can_create, can_direct, require
 from matches.models import Match
-from matches.services import length_checked, match_create, match_walkover
+from matches.services import length_checked, match_walkover
 
-from .advancement import event_advance, player_withdrawn_matches
-from .models import Bye, Entry, Event, Player, Round, Tournament
+from .advancement import event_advance, place_create, player_withdrawn_matches
+from .audit import tournament_audit_record
+from .models import Bye, Entry, Event, Round, Tournament
 from .pairing.roundrobin import circle_rounds, snake_pools
 from .pairing.seeding import random_seeding
 from .pairing.swiss import SwissPlayer, swiss_round
@@ -35,39 +40,58 @@ from .selectors import (
 )
 
 
-def player_create(
-    *, name: str, club: str = "", country: str = "", email: str = "", phone: str = ""
-) -> Player:
-    with transaction.atomic():
-        return Player.objects.create(
-            name=name.strip(), club=club, country=country, email=email, phone=phone
-        )
-
-
 def tournament_create(
-    *, name: str, date: datetime.date, venue: str = "", directors: Iterable = (), user=None
+    *, name: str, date: datetime.date, venue: str = "", directors: Iterable = (), user: Any
 ) -> Tournament:
     """The director who creates a tournament is one of its directors."""
+    require(can_create(user))
     if not name.strip():
         raise ValidationError(_("A tournament needs a name."))
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name.strip(), date=date, venue=venue)
         tournament.directors.set(list(directors))
-        if user is not None and user.is_authenticated:
+        if getattr(user, "is_authenticated", False):
             tournament.directors.add(user)
+        tournament_audit_record(
+            tournament,
+            user,
+            "tournament.created",
+            params={"name": tournament.name},
+            after={
+                "date": date.isoformat(),
+                "venue": venue,
+                "directors": sorted(u.get_username() for u in tournament.directors.all()),
+            },
+        )
     return tournament
 
 
+def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Any) -> Tournament:
+    """Let the players of every match of the tournament enter dice rolled at the table."""
+    require(can_direct(user, tournament))
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.physical_dice != allowed:
+            locked.physical_dice = allowed
+            locked.save(update_fields=["physical_dice"])
+            tournament_audit_record(locked, user, "dice.allowed", params={"allowed": allowed})
+    return locked
+
+
+LENGTH = re.compile(r"[0-9]+", re.ASCII)
+
+
 def parse_lengths(text: str) -> list[int]:
-    """ "5, 5, 7, 7, 9, 11" -> [5, 5, 7, 7, 9, 11], each an odd number of points (WBF 3)."""
+    """ "5, 5, 7, 7, 9, 11" -> [5, 5, 7, 7, 9, 11], each an odd number of points (WBF 3),
+    within the bounds a match's form allows."""
     lengths = []
     for part in text.replace(";", ",").replace(" ", ",").split(","):
         if not part:
             continue
-        if not part.isdigit():
+        if not LENGTH.fullmatch(part):
             raise ValidationError(
-                _("Match lengths are numbers separated by commas, like 5, 5, 7, 9; not %(part)r.")
-                % {"part": part}
+                _("Match lengths are numbers separated by commas, like 5, 5, 7, 9; not %(part)s.")
+                % {"part": f"“{part}”"}
             )
         lengths.append(length_checked(int(part)))
     if not lengths:
@@ -86,8 +110,9 @@ def event_create(
     cut: int | None = None,
     pools: int | None = None,
     parent: Event | None = None,
-    user=None,
+    user: Any,
 ) -> Event:
+    require(can_direct(user, tournament))
     if format == Event.Format.SWISS and not swiss_rounds:
         raise ValidationError(_("Say how many rounds the Swiss has."))
     if format == Event.Format.ROUND_ROBIN and not pools:
@@ -112,15 +137,31 @@ def event_create(
         Round.objects.bulk_create(
             Round(event=event, number=n, length=length) for n, length in enumerate(lengths, 1)
         )
+        tournament_audit_record(
+            tournament,
+            user,
+            "event.created",
+            subject=event,
+            params={"event": event.name},
+            after={
+                "format": format,
+                "lengths": list(lengths),
+                "seeding": seeding,
+                "swiss_rounds": event.swiss_rounds,
+                "cut": cut,
+                "pools": event.pools,
+            },
+        )
     return event
 
 
 # --- entries -----------------------------------------------------------------------------
 
 
-def entry_register(*, event: Event, player: Player, user=None) -> Entry:
+def entry_register(*, event: Event, player: Player, user: Any) -> Entry:
     """Entries are taken until the draw (late entries included); a last chance takes only
     players who have played a knockout of the tournament and are out of it."""
+    require(can_direct(user, event.tournament))
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
         if locked.drawn:
@@ -150,29 +191,53 @@ def entry_register(*, event: Event, player: Player, user=None) -> Entry:
                     )
                     % {"player": player.name}
                 )
-        return Entry.objects.create(event=locked, player=player)
+        entry = Entry.objects.create(event=locked, player=player)
+        _entry_audit(entry, user, "entry.registered")
+        return entry
 
 
-def entry_check_in(*, entry: Entry, user=None) -> Entry:
+def _entry_audit(entry: Entry, user: Any, code: str, before: str | None = None) -> None:
+    tournament_audit_record(
+        entry.event.tournament,
+        user,
+        code,
+        subject=entry,
+        params={"player": entry.player.name, "event": entry.event.name},
+        before={"status": before} if before else None,
+        after={"status": entry.status},
+    )
+
+
+def entry_check_in(*, entry: Entry, user: Any) -> Entry:
+    require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
         locked = (
-            Entry.objects.select_for_update().select_related("event", "player").get(pk=entry.pk)
+            Entry.objects.select_for_update()
+            .select_related("event__tournament", "player")
+            .get(pk=entry.pk)
         )
         if locked.status == Entry.Status.WITHDRAWN:
             raise ValidationError(_("%(player)s has withdrawn.") % {"player": locked.player.name})
         if locked.event.drawn:
             raise ValidationError(_("The draw is made: check-in is over."))
+        if locked.status == Entry.Status.CHECKED_IN:
+            return locked
+        before = locked.status
         locked.status = Entry.Status.CHECKED_IN
         locked.save(update_fields=["status"])
+        _entry_audit(locked, user, "entry.checked_in", before)
     return locked
 
 
-def entry_withdraw(*, entry: Entry, user=None) -> Entry:
+def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     """Before the draw the entry simply leaves it; after, each opponent still waiting for a
     match with the player gets a walkover, and later matches are walkovers as they come."""
+    require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
         locked = (
-            Entry.objects.select_for_update().select_related("event", "player").get(pk=entry.pk)
+            Entry.objects.select_for_update()
+            .select_related("event__tournament", "player")
+            .get(pk=entry.pk)
         )
         if locked.status == Entry.Status.WITHDRAWN:
             return locked
@@ -187,8 +252,10 @@ def entry_withdraw(*, entry: Entry, user=None) -> Entry:
                 )
                 % {"player": locked.player.name, "match": str(match)}
             )
+        before = locked.status
         locked.status = Entry.Status.WITHDRAWN
         locked.save(update_fields=["status"])
+        _entry_audit(locked, user, "entry.withdrawn", before)
         for match in waiting:
             winner = 1 if match.player_a_id == locked.player_id else 0
             match_walkover(match=match, winner=winner, user=user)
@@ -212,8 +279,9 @@ def draw_order(entries: Sequence[Entry], *, seeding: str, seed: int | None) -> l
     return random_seeding(alphabetical, random.Random(seed))
 
 
-def event_draw(*, event: Event, seed: int | None = None, user=None) -> Event:
+def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
     """Seed the checked-in players and make the first matches (byes advance at once)."""
+    require(can_direct(user, event.tournament))
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
         if locked.drawn:
@@ -249,6 +317,14 @@ def event_draw(*, event: Event, seed: int | None = None, user=None) -> Event:
         Entry.objects.bulk_update(ordered, ["seed", "pool"])
         locked.drawn_at = timezone.now()
         locked.save(update_fields=["draw_seed", "drawn_at"])
+        tournament_audit_record(
+            locked.tournament,
+            user,
+            "event.drawn",
+            subject=locked,
+            params={"event": locked.name, "seed": locked.draw_seed, "seeding": locked.seeding},
+            after={"seeds": [[e.seed, e.player.name] for e in ordered]},
+        )
         if locked.format == Event.Format.SWISS:
             _pair_swiss_round(locked, 1, user)
         elif locked.format == Event.Format.ROUND_ROBIN:
@@ -265,13 +341,13 @@ def _schedule_round_robin(event: Event, ordered: list[Entry], user) -> None:
         letter = chr(ord("A") + pool - 1)
         for number, pairs in enumerate(circle_rounds(members), 1):
             for index, (a, b) in enumerate(p for p in pairs if p[1] is not None):
-                match_create(
-                    player_a=a,
-                    player_b=b,
-                    length=event.length_for(number),
+                place_create(
                     event=event,
                     round=number,
                     bracket_key=f"{letter}{number}-{index + 1}",
+                    player_a=a,
+                    player_b=b,
+                    length=event.length_for(number),
                     user=user,
                 )
 
@@ -279,14 +355,15 @@ def _schedule_round_robin(event: Event, ordered: list[Entry], user) -> None:
 # --- Swiss -------------------------------------------------------------------------------
 
 
-def event_pair_next_round(*, event: Event, user=None) -> int:
+def event_pair_next_round(*, event: Event, user: Any) -> int:
     """Pair the next Swiss round once the last one is finished; returns its number."""
+    require(can_direct(user, event.tournament))
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
         if locked.format != Event.Format.SWISS or not locked.drawn:
             raise ValidationError(_("Only a drawn Swiss is paired round by round."))
         matches = list(event_matches(event=locked))
-        played = max((m.round for m in matches), default=0)
+        played = max((m.place.round for m in matches), default=0)
         unfinished = [m for m in matches if not m.decided]
         if unfinished:
             raise ValidationError(
@@ -327,29 +404,48 @@ def _pair_swiss_round(event: Event, number: int, user) -> None:
     if len(field) < 2:
         raise ValidationError(_("Fewer than two players are left to pair."))
     names = {row.player.pk: row.player for row in standings}
-    for index, pairing in enumerate(swiss_round(field), 1):
-        first = names[pairing.first]
-        reason = pairing.reason.replace(str(pairing.first), first.name)
+    pairings = swiss_round(field)
+    for index, pairing in enumerate(pairings, 1):
+        first, reason = names[pairing.first], pairing.reason
         if pairing.second is None:
-            Bye.objects.create(event=event, round=number, player=first, reason=reason)
+            Bye.objects.create(
+                event=event,
+                round=number,
+                player=first,
+                reason_code=reason.code,
+                reason_params=dict(reason.params),
+            )
             continue
-        second = names[pairing.second]
-        reason = reason.replace(str(pairing.second), second.name)
-        match_create(
-            player_a=first,
-            player_b=second,
-            length=event.length_for(number),
+        place_create(
             event=event,
             round=number,
             bracket_key=f"S{number}-{index}",
-            pairing_reason=reason,
+            player_a=first,
+            player_b=names[pairing.second],
+            length=event.length_for(number),
+            reason_code=reason.code,
+            reason_params=dict(reason.params),
             user=user,
         )
+    tournament_audit_record(
+        event.tournament,
+        user,
+        "event.paired",
+        subject=event,
+        params={"event": event.name, "round": number},
+        after={
+            "pairings": [
+                [names[p.first].name, names[p.second].name if p.second else None, p.reason.code]
+                for p in pairings
+            ]
+        },
+    )
 
 
-def event_cut(*, event: Event, user=None) -> Event:
+def event_cut(*, event: Event, user: Any) -> Event:
     """After the last Swiss round: the top players by the standings start a knockout,
     seeded in standings order, with the lengths of the rounds after the Swiss."""
+    require(can_direct(user, event.tournament))
     with transaction.atomic():
         locked = Event.objects.select_for_update().get(pk=event.pk)
         if locked.format != Event.Format.SWISS or not locked.cut:
@@ -357,7 +453,7 @@ def event_cut(*, event: Event, user=None) -> Event:
         if locked.children.exists():
             raise ValidationError(_("The cut is already made."))
         matches = list(event_matches(event=locked))
-        played = max((m.round for m in matches), default=0)
+        played = max((m.place.round for m in matches), default=0)
         if played < locked.swiss_rounds or any(not m.decided for m in matches):
             raise ValidationError(
                 _("The cut comes after all %(rounds)s Swiss rounds are finished.")
@@ -391,5 +487,13 @@ def event_cut(*, event: Event, user=None) -> Event:
         Entry.objects.bulk_update(entries, ["seed"])
         knockout.drawn_at = timezone.now()
         knockout.save(update_fields=["drawn_at"])
+        tournament_audit_record(
+            locked.tournament,
+            user,
+            "event.cut",
+            subject=locked,
+            params={"event": locked.name, "knockout": knockout.name, "count": locked.cut},
+            after={"seeds": [[e.seed, e.player.name] for e in entries]},
+        )
         event_advance(event=knockout, user=user)
     return knockout

@@ -1,29 +1,11 @@
+import itertools
+
 import django_tables2 as tables
-from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
-from .models import Player
+from matches.selectors import match_score_sheet
 
-
-class PlayerTable(tables.Table):
-    name = tables.Column(linkify=True)
-    rating = tables.Column(verbose_name=_("rating"))
-
-    class Meta:
-        model = Player
-        fields = ["name", "club", "country", "rating", "experience"]
-        attrs = {"class": "table"}
-
-
-def table_page(request, table, filterset, template: str, export_name: str):
-    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks."""
-    RequestConfig(request, paginate={"per_page": 25}).configure(table)
-    export = request.GET.get("_export")
-    if TableExport.is_valid_format(export):
-        return TableExport(export, table).response(f"{export_name}.{export}")
-    return render(request, template, {"table": table, "filter": filterset})
+from .reasons import reason_text
 
 
 class TournamentTable(tables.Table):
@@ -89,12 +71,14 @@ class PairingTable(tables.Table):
     """A round's pairings, as printed for the players and shown to the director."""
 
     table = tables.Column(verbose_name=_("table"), empty_values=(), orderable=False)
-    bracket_key = tables.Column(verbose_name=_("place"))
+    bracket_key = tables.Column(verbose_name=_("place"), accessor="place__bracket_key")
     player_a = tables.Column(verbose_name=_("player"))
     player_b = tables.Column(verbose_name=_("opponent"))
     length = tables.Column(verbose_name=_("length"))
     result = tables.Column(verbose_name=_("result"), empty_values=(), orderable=False)
-    pairing_reason = tables.Column(verbose_name=_("why this pairing"))
+    reason = tables.Column(
+        verbose_name=_("why this pairing"), accessor="place__reason_code", default=""
+    )
     match = tables.Column(
         verbose_name="",
         empty_values=(),
@@ -110,13 +94,13 @@ class PairingTable(tables.Table):
         return next(self.counter)
 
     def before_render(self, request):
-        import itertools
-
         self.counter = itertools.count(1)
 
-    def render_result(self, record):
-        from matches.selectors import match_score_sheet
+    def render_reason(self, record):
+        place = record.place
+        return reason_text(place.reason_code, place.reason_params, record.player_a, record.player_b)
 
+    def render_result(self, record):
         if record.status == record.Status.WALKOVER:
             return _("walkover: %(player)s") % {"player": record.player(record.walkover_winner)}
         sheet = match_score_sheet(match=record)

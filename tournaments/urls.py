@@ -11,6 +11,10 @@ urlpatterns = [
     path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
     path("tournaments/<int:pk>/", event_views.tournament, name="tournament"),
     path("tournaments/<int:pk>/events/new/", event_views.event_new, name="event_new"),
+    path(
+        "tournaments/<int:pk>/changes/", event_views.tournament_changes, name="tournament_changes"
+    ),
+    path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
     path("events/<int:pk>/", event_views.event, name="event"),
     path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
     path("events/<int:pk>/draw/", event_views.draw, name="draw"),

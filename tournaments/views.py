@@ -6,16 +6,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
+from club.filters import PlayerFilter
+from club.forms import PlayerForm
+from club.models import Player
+from club.policy import can_create, require, sign_in_required
+from club.services import player_create
+from club.tables import PlayerTable, table_page
 from matches.selectors import match_list, player_matches, player_record
 from matches.tables import MatchTable
 
-from .filters import PlayerFilter
-from .forms import PlayerForm
-from .models import Player
-from .permissions import director_required
 from .selectors import player_list, player_rating_history
-from .services import player_create
-from .tables import PlayerTable, RatingHistoryTable, table_page
+from .tables import RatingHistoryTable
 
 
 def home(request):
@@ -39,12 +40,13 @@ def player(request, pk: int):
     return render(request, "player.html", context)
 
 
-@director_required
+@sign_in_required
 @require_http_methods(["GET", "POST"])
 def player_new(request):
+    require(can_create(request.user))
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        created = player_create(**form.cleaned_data)
+        created = player_create(user=request.user, **form.cleaned_data)
         messages.success(request, _("%(name)s is registered.") % {"name": created.name})
         return redirect(created)
     return render(request, "player_form.html", {"form": form})

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from club.policy import SYSTEM
 from tests.conftest import CHROMIUM
 
 pytestmark = [
@@ -69,7 +70,7 @@ def test_a_director_records_a_match_through_the_crawford_game(
 def test_the_blank_score_sheet_prints_on_one_page(browser, site, anna, bruno, length):
     from matches.services import match_create
 
-    match = match_create(player_a=anna, player_b=bruno, length=length)
+    match = match_create(player_a=anna, player_b=bruno, length=length, user=SYSTEM)
     page = browser.new_page()
     page.goto(f"{site.url}/matches/{match.pk}/sheet/")
     page.emulate_media(media="print")

@@ -3,15 +3,16 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from club.policy import SYSTEM
+from club.services import player_create
+from matches.board.service import board_state
 from matches.matfiles import mat_import, match_mat
 from matches.models import BoardGame, Match
-from matches.play import board_state
 from matches.selectors import match_score_sheet
 from matches.services import match_create
 from rules.matfile import read_mat
 from rules.replay import replay_match
 from tests.conftest import SHARED
-from tournaments.services import player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +20,9 @@ CORPUS = sorted((SHARED / "corpus" / "mat").glob("*.mat"))
 
 
 def match_for(record):
-    a = player_create(name=record.players[0])
-    b = player_create(name=record.players[1])
-    return match_create(player_a=a, player_b=b, length=record.length)
+    a = player_create(name=record.players[0], user=SYSTEM)
+    b = player_create(name=record.players[1], user=SYSTEM)
+    return match_create(player_a=a, player_b=b, length=record.length, user=SYSTEM)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
@@ -56,9 +57,9 @@ def test_each_real_match_file_imports_and_comes_back_out_the_same(path, director
 def test_players_are_matched_by_name_in_either_order(director):
     text = (SHARED / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat").read_text()
     record = read_mat(text)
-    a = player_create(name=record.players[1])  # the file's right-hand player is our A
-    b = player_create(name=record.players[0].upper())  # case does not matter
-    match = match_create(player_a=a, player_b=b, length=record.length)
+    a = player_create(name=record.players[1], user=SYSTEM)  # the file's right-hand player is our A
+    b = player_create(name=record.players[0].upper(), user=SYSTEM)  # case does not matter
+    match = match_create(player_a=a, player_b=b, length=record.length, user=SYSTEM)
     plan = mat_import(match=match, text=text, user=director)
     assert plan.swapped and plan.by_name
     replay = replay_match(record)
@@ -69,12 +70,12 @@ def test_players_are_matched_by_name_in_either_order(director):
 
 def test_unknown_players_must_be_chosen_and_the_length_must_match(anna, bruno, director):
     text = (SHARED / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat").read_text()
-    match = match_create(player_a=anna, player_b=bruno, length=7)
+    match = match_create(player_a=anna, player_b=bruno, length=7, user=SYSTEM)
     with pytest.raises(ValidationError, match="not this match's by name"):
         mat_import(match=match, text=text, user=director)
     plan = mat_import(match=match, text=text, left=0, user=director)  # the director chose
     assert not plan.swapped and not plan.by_name
-    other = match_create(player_a=anna, player_b=bruno, length=5)
+    other = match_create(player_a=anna, player_b=bruno, length=5, user=SYSTEM)
     with pytest.raises(ValidationError, match="7-point match; this match is to 5"):
         mat_import(match=other, text=text, left=0, user=director)
 
@@ -86,7 +87,7 @@ def test_a_file_that_is_not_a_match_file_is_refused_with_its_line(match5, direct
 
 def test_a_match_with_games_takes_no_import(anna, bruno, record, director):
     text = (SHARED / "corpus" / "mat" / "gnubg-scripts_test-match01.mat").read_text()
-    match = match_create(player_a=anna, player_b=bruno, length=read_mat(text).length)
+    match = match_create(player_a=anna, player_b=bruno, length=read_mat(text).length, user=SYSTEM)
     record(match, 0)
     with pytest.raises(ValidationError, match=r"already has games.*open a dispute"):
         mat_import(match=Match.objects.get(pk=match.pk), text=text, left=0, user=director)

@@ -9,7 +9,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from matches.models import AuditEntry, Game, Match
+from club.audit import audit_sentence
+from club.models import AuditEntry
+from club.policy import SYSTEM
+from matches.models import Game, Match
 from matches.selectors import match_score_sheet
 from matches.services import (
     game_correct,
@@ -73,7 +76,7 @@ def test_a_game_recorded_meanwhile_is_not_recorded_twice(match5, record, directo
 def test_final_score_only_must_be_possible(match5, director, score, accepted):
     if not accepted:
         with pytest.raises(ValidationError) as refused:
-            match_record_final_score(match=match5, score_a=score[0], score_b=score[1])
+            match_record_final_score(match=match5, score_a=score[0], score_b=score[1], user=SYSTEM)
         assert "cannot be the final score of a 5-point match" in refused.value.messages[0]
         assert "(WBF 3)" in refused.value.messages[0]
         return
@@ -85,7 +88,7 @@ def test_final_score_only_must_be_possible(match5, director, score, accepted):
 def test_a_final_score_is_refused_once_games_are_recorded(match5, record):
     record(match5, 0)
     with pytest.raises(ValidationError, match="its score comes from them"):
-        match_record_final_score(match=match5, score_a=5, score_b=0)
+        match_record_final_score(match=match5, score_a=5, score_b=0, user=SYSTEM)
 
 
 def test_a_correction_rederives_the_games_after_it(match5, record, director):
@@ -94,9 +97,13 @@ def test_a_correction_rederives_the_games_after_it(match5, record, director):
     record(match5, 0, cube=2)  # 3-2
     game_correct(game=first, winner=1, cube=1, result="single", user=director)
     assert [r.score_before for r in sheet(match5).rows] == [(0, 0), (0, 1), (0, 3)]
-    entry = AuditEntry.objects.filter(action="game corrected").get()
+    entry = AuditEntry.objects.filter(code="game.corrected").get()
     assert entry.user == director and entry.before["winner"] == "Anna Rossi"
-    assert entry.after["winner"] == "Bruno Bianchi" and entry.before["game"] == 1
+    assert entry.after["winner"] == "Bruno Bianchi" and entry.before["number"] == 1
+    assert audit_sentence(entry) == (
+        "director corrected game 1: Bruno Bianchi won a single game, cube 1: 1 point counted "
+        "(it was: Anna Rossi won a single game, cube 1: 1 point counted)."
+    )
 
 
 def test_a_correction_that_puts_a_double_in_the_crawford_game_is_refused(match5, record):
@@ -104,7 +111,7 @@ def test_a_correction_that_puts_a_double_in_the_crawford_game_is_refused(match5,
     record(match5, 1, cube=2)  # 1-2: game 2 had a double
     with pytest.raises(ValidationError) as refused:
         # game 1 as a 4-point gammon would make game 2 the Crawford game
-        game_correct(game=first, winner=0, cube=2, result="gammon")
+        game_correct(game=first, winner=0, cube=2, result="gammon", user=SYSTEM)
     assert refused.value.messages == ["Game 2 is the Crawford game: no doubling (WBF 24)."]
     assert Game.objects.get(pk=first.pk).cube == 1  # nothing changed
 
@@ -113,7 +120,7 @@ def test_a_correction_that_ends_the_match_before_later_games_is_refused(match5, 
     first = record(match5, 0)
     record(match5, 1)
     with pytest.raises(ValidationError) as refused:
-        game_correct(game=first, winner=0, cube=4, result="gammon")
+        game_correct(game=first, winner=0, cube=4, result="gammon", user=SYSTEM)
     assert refused.value.messages == ["The match is over: won 5-0 (WBF 3)."]
 
 
@@ -127,27 +134,42 @@ def test_resignations_count_what_was_given_up(match5, record):
 def test_walkover(match5, director):
     match_walkover(match=match5, winner=1, user=director)
     assert sheet(match5).winner == 1
-    assert AuditEntry.objects.filter(match=match5, action="walkover").get().user == director
+    entry = AuditEntry.objects.filter(match_id=match5.pk, code="result.walkover").get()
+    assert entry.user == director
+    assert audit_sentence(entry) == "director recorded a walkover to Bruno Bianchi."
 
 
 def test_every_change_is_audited_with_who_and_before_and_after(match5, record, director):
     record(match5, 0, cube=2)
-    entries = list(AuditEntry.objects.filter(match=match5).order_by("id"))
-    assert [e.action for e in entries] == ["match created", "game recorded"]
+    entries = list(AuditEntry.objects.filter(match_id=match5.pk).order_by("id"))
+    assert [audit_sentence(e) for e in entries] == [
+        "director created the 5-point match Anna Rossi – Bruno Bianchi.",
+        "director recorded game 1: Anna Rossi won a single game, cube 2: 2 points counted.",
+    ]
     assert entries[1].user == director and entries[1].before is None
     assert entries[1].after == {
-        "game": 1,
+        "number": 1,
         "winner": "Anna Rossi",
+        "outcome": "single",
+        "resigned": None,
         "cube": 2,
-        "result": "single",
         "points": 2,
     }
+
+
+def test_the_audit_gives_the_points_that_counted(match5, record):
+    record(match5, 0, cube=4)  # 4-0
+    record(match5, 0, cube=1, result="gammon")  # the Crawford game: worth 2, one counted
+    entry = AuditEntry.objects.filter(match_id=match5.pk, code="game.recorded").latest("id")
+    assert audit_sentence(entry) == (
+        "director recorded game 2: Anna Rossi won a gammon, cube 1: 1 point counted."
+    )
 
 
 @pytest.mark.parametrize("length", [0, 4, -3])
 def test_match_length_is_odd_and_positive(anna, bruno, length):
     with pytest.raises(ValidationError, match="WBF 3"):
-        match_create(player_a=anna, player_b=bruno, length=length)
+        match_create(player_a=anna, player_b=bruno, length=length, user=SYSTEM)
 
 
 def test_the_database_refuses_what_the_forms_refuse(anna, bruno):
@@ -170,7 +192,7 @@ def test_the_database_refuses_what_the_forms_refuse(anna, bruno):
     "SQLite serialises every write",
 )
 def test_two_directors_saving_at_once_lose_nothing_and_duplicate_nothing(anna, bruno, director):
-    match = match_create(player_a=anna, player_b=bruno, length=5)
+    match = match_create(player_a=anna, player_b=bruno, length=5, user=SYSTEM)
     barrier = threading.Barrier(2)
     outcomes = []
 
@@ -179,7 +201,7 @@ def test_two_directors_saving_at_once_lose_nothing_and_duplicate_nothing(anna, b
 
         try:
             barrier.wait()
-            game_record(match=match, number=1, winner=winner, cube=1, result="single")
+            game_record(match=match, number=1, winner=winner, cube=1, result="single", user=SYSTEM)
             outcomes.append("saved")
         except ValidationError as error:
             outcomes.append(error.messages[0])
@@ -195,4 +217,4 @@ def test_two_directors_saving_at_once_lose_nothing_and_duplicate_nothing(anna, b
     refusal = next(o for o in outcomes if o != "saved")
     assert "Game 1 is already recorded" in refusal
     assert Game.objects.filter(match=match).count() == 1
-    assert AuditEntry.objects.filter(match=match, action="game recorded").count() == 1
+    assert AuditEntry.objects.filter(match_id=match.pk, code="game.recorded").count() == 1

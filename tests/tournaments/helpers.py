@@ -9,7 +9,8 @@ def open_matches(event):
 
 
 def by_key(event, key):
-    return Match.objects.select_related("player_a", "player_b").get(event=event, bracket_key=key)
+    found = Match.objects.select_related("player_a", "player_b")
+    return found.get(place__event=event, place__bracket_key=key)
 
 
 def play_everything(event, finish, rng, *, limit=500):

@@ -79,7 +79,7 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
     recorded = 0
     while True:  # every result, as matches finish, from each match's page
         waiting = (
-            Match.objects.filter(event=event)
+            Match.objects.filter(place__event=event)
             .exclude(status__in=[Match.Status.FINISHED, Match.Status.WALKOVER])
             .order_by("id")
             .first()

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from club.policy import SYSTEM
 from matches.models import Match
 from tournaments.models import Entry, Event, Tournament
 from tournaments.services import event_draw
@@ -47,6 +48,25 @@ def test_a_director_creates_a_tournament_and_an_event(director_client, director)
     assert [r.length for r in event.rounds.all()] == [5, 5, 7]
     page = text(director_client.get(tournament.get_absolute_url()))
     assert "Main" in page and "entries open" in page
+
+
+@pytest.mark.parametrize(
+    ("lengths", "says"),
+    [
+        ("99999", "A match is at most 99 points long, not 99999."),  # overflowed the database
+        ("5, ²", "not “²”"),  # a digit to str.isdigit, not to int()
+        ("5, 101", "at most 99 points"),
+        ("5, -3", "not “-3”"),
+        ("٥", "not “٥”"),  # an Arabic-Indic five: digits are 0-9 here
+    ],
+)
+def test_event_lengths_are_refused_in_plain_words(director_client, tournament, lengths, says):
+    url = reverse("event_new", args=[tournament.pk])
+    data = {"name": "Main", "format": "single", "lengths": lengths, "seeding": "random"}
+    response = director_client.post(url, data)
+    assert response.status_code == 400
+    assert says in text(response)
+    assert not Event.objects.exists()
 
 
 def test_entries_check_in_and_the_draw_through_the_event_page(director_client, event_with, field):
@@ -129,7 +149,7 @@ def test_round_printouts_pairing_list_and_one_sheet_per_match(client, event_with
     page = text(client.get(reverse("round", args=[event.pk, 1])))
     assert "Round 1: matches to 7 points" in page and "Not playing this round" in page
     sheets = client.get(reverse("round_sheets", args=[event.pk, 1])).content.decode()
-    in_round = Match.objects.filter(event=event, round=1).count()
+    in_round = Match.objects.filter(place__event=event, place__round=1).count()
     assert sheets.count('class="sheet-page"') == in_round == 2
     assert sheets.count("Match to 7 points") == 2
     assert sheets.count("no doubling (WBF 24)") == 2
@@ -139,7 +159,7 @@ def test_round_printouts_pairing_list_and_one_sheet_per_match(client, event_with
 def test_the_player_page_shows_the_rating_history(client, anna, bruno, director):
     from matches.services import match_create, match_record_final_score
 
-    match = match_create(player_a=anna, player_b=bruno, length=3)
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     match_record_final_score(match=match, score_a=3, score_b=1, user=director)
     page = text(client.get(anna.get_absolute_url()))
     assert "Rating history" in page and "+17.32" in page  # 4 · 5 · √3 · 0.5
@@ -175,6 +195,25 @@ def test_the_director_sees_why_each_swiss_pairing_was_made_and_visitors_do_not(
     assert "bye, the lowest-ranked player who has not had one" in directing
     public = text(Client().get(event.get_absolute_url()))
     assert "same score group" not in public and "P01" in public
+
+
+def test_swiss_reasons_after_round_one_name_wins_not_players(
+    director_client, event_with, director, finish
+):
+    """Reasons used to be English with ids replaced by names: a player whose id was the
+    number of wins turned "(1 win)" into "(P01 win)". Now a code and numbers, said where
+    shown, in the visitor's language."""
+    from tournaments.services import event_pair_next_round
+
+    event = event_with(Event.Format.SWISS, 4, swiss_rounds=3)
+    event_draw(event=event, seed=8, user=director)
+    for place in event.places.all():  # the first-named player wins each match
+        finish(place.match, place.match.player_a)
+    event_pair_next_round(event=event, user=director)
+    page = director_client.get(event.get_absolute_url()).content.decode()
+    round_two = page.split('id="round-2"')[1]
+    assert "same score group (1 win)" in round_two and "same score group (0 wins)" in round_two
+    assert not re.search(r"\(P\d\d wins?\)", page)
 
 
 def test_the_public_tournament_page_shows_each_event_s_round_and_champion(

@@ -10,7 +10,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from matches.models import AuditEntry, Match
+from club.audit import audit_sentence
+from club.models import AuditEntry
+from club.policy import SYSTEM
+from matches.models import Match
 from matches.services import game_correct, match_record_final_score
 from tournaments.models import Entry, Event, RatingChange
 from tournaments.selectors import event_knockout, event_matches, event_standings
@@ -35,7 +38,7 @@ def test_a_bye_advances_at_once_and_only_real_pairs_get_a_match(event_with, dire
     event_draw(event=event, user=director)
     seeds = {e.seed: e.player.name for e in event.entries.select_related("player")}
     assert seeds == {1: "P01", 2: "P02", 3: "P03", 4: "P04", 5: "P05"}  # by rating
-    keys = sorted(m.bracket_key for m in event_matches(event=event))
+    keys = sorted(m.place.bracket_key for m in event_matches(event=event))
     # 8 places, 3 byes to seeds 1-3: round 1 has one real match (4 v 5); seeds 2 and 3 both
     # had byes, so their round 2 match exists at once
     assert keys == ["M1-2", "M2-2"]
@@ -88,7 +91,7 @@ def test_round_lengths_follow_the_rounds(event_with, finish, director):
     event_draw(event=event, user=director)
     rng = random.Random(1)
     play_everything(event, finish, rng)
-    lengths = {m.round: m.length for m in event_matches(event=event)}
+    lengths = {m.place.round: m.length for m in event_matches(event=event)}
     assert lengths == {1: 3, 2: 5, 3: 7}
 
 
@@ -101,7 +104,8 @@ def test_the_winner_moves_on_and_the_loser_goes_to_the_consolation(event_with, f
     m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
     assert str(m11) == "P01 – P08 (5)" and str(m12) == "P04 – P05 (5)"
     finish(m11, m11.player_b)  # P08 beats P01
-    assert not Match.objects.filter(event=event, bracket_key="M2-1").exists()  # waits for M1-2
+    waiting = Match.objects.filter(place__event=event, place__bracket_key="M2-1")
+    assert not waiting.exists()  # waits for M1-2
     finish(m12, m12.player_a)
     assert str(by_key(event, "M2-1")) == "P08 – P04 (5)"
     assert str(by_key(event, "C1-1")) == "P01 – P05 (5)"  # both first-round losers
@@ -205,7 +209,10 @@ def test_a_correction_moves_the_right_player_on_until_the_next_match_begins(
     # the director typed the wrong winner: P04 won M1-1 5-3
     match_record_final_score(match=m11, score_a=3, score_b=5, user=director)
     assert str(by_key(event, "M2-1")) == "P04 – P02 (5)"
-    assert AuditEntry.objects.filter(match=m11, action="later match changed").exists()
+    moved = AuditEntry.objects.get(match_id=m11.pk, code="place.changed")
+    assert audit_sentence(moved) == (
+        "The site changed who plays M2-1: P04 – P02 (it was P01 – P02 (5))."
+    )
     record(by_key(event, "M2-1"), 0)  # the final begins
     with pytest.raises(ValidationError, match=r"started a later match .*US rules 4\.10"):
         match_record_final_score(match=m11, score_a=5, score_b=3, user=director)
@@ -222,6 +229,32 @@ def test_a_game_correction_is_refused_once_a_later_match_has_begun(event_with, r
     record(final, 1)
     with pytest.raises(ValidationError, match=r"US rules 4\.10"):
         game_correct(game=game, winner=1, cube=1, result="single", user=director)
+
+
+def test_opening_the_next_board_does_not_freeze_a_correction_the_first_roll_does(
+    event_with, record, director, django_user_model
+):
+    """A match has begun at its first roll or its first recorded game (US rules 4.10), not
+    when a player presses "Start game" with nobody at the table."""
+    from matches.board.service import board_game_act, board_game_start
+
+    event = event_with(Event.Format.SINGLE, 3, lengths=(1,), seeding=Event.Seeding.RATING)
+    event_draw(event=event, user=director)
+    m12 = by_key(event, "M1-2")  # P02 v P03; P01 waits in the final
+    game = record(m12, 0)
+    final = by_key(event, "M2-1")  # P01 v P02
+    final.player_a.user = django_user_model.objects.create_user("p01", password="pw-p01-1")
+    final.player_a.save()
+    board = board_game_start(match=final, user=final.player_a.user)  # P01 opens the board
+    assert Match.objects.get(pk=final.pk).status == Match.Status.SCHEDULED
+    game_correct(game=game, winner=1, cube=1, result="single", user=director)  # still allowed
+    final = by_key(event, "M2-1")  # now P01 v P03; the board opened for it is cleared away
+    assert str(final) == "P01 – P03 (1)" and not final.board_games.exists()
+    board = board_game_start(match=final, user=director)
+    board_game_act(board_game=board, version=board.version, action="opening", user=director)
+    assert Match.objects.get(pk=final.pk).status == Match.Status.IN_PLAY  # the first roll
+    with pytest.raises(ValidationError, match=r"US rules 4\.10"):
+        game_correct(game=game, winner=0, cube=1, result="single", user=director)
 
 
 # --- Swiss -------------------------------------------------------------------------------
@@ -241,7 +274,7 @@ def test_a_swiss_with_an_odd_field_gives_no_one_two_byes_and_no_rematch(
     assert len(byes) == 5 and len(set(byes)) == 5  # a bye each round, never twice
     pairs = [frozenset((m.player_a_id, m.player_b_id)) for m in event_matches(event=event)]
     assert len(pairs) == len(set(pairs)) == 15  # 3 matches a round, no rematch
-    assert all(m.pairing_reason for m in event_matches(event=event))
+    assert all(m.place.reason_code for m in event_matches(event=event))
     with pytest.raises(ValidationError, match="All 5 Swiss rounds are paired"):
         event_pair_next_round(event=event, user=director)
     rows = event_standings(event=event)
@@ -311,14 +344,14 @@ def test_ratings_move_when_a_match_finishes_and_are_rederived_after_a_correction
 ):
     from matches.services import match_create
 
-    match = match_create(player_a=anna, player_b=bruno, length=1)
+    match = match_create(player_a=anna, player_b=bruno, length=1, user=SYSTEM)
     match_record_final_score(match=match, score_a=1, score_b=0, user=director)
     anna.refresh_from_db()
     bruno.refresh_from_db()
     # newcomers (K = 5), equal ratings, 1 point: 4 · 5 · √1 · 0.5 = 10
     assert (anna.rating, bruno.rating) == (Decimal("1510.00"), Decimal("1490.00"))
     assert [c.change for c in anna.rating_changes.all()] == [Decimal("10.00")]
-    later = match_create(player_a=anna, player_b=bruno, length=5)
+    later = match_create(player_a=anna, player_b=bruno, length=5, user=SYSTEM)
     match_record_final_score(match=later, score_a=2, score_b=5, user=director)
     # the first result was wrong: Bruno won it; everything after is worked out again
     match_record_final_score(match=match, score_a=0, score_b=1, user=director)
@@ -334,8 +367,8 @@ def test_ratings_move_when_a_match_finishes_and_are_rederived_after_a_correction
 def test_rederiving_from_scratch_gives_what_the_results_gave_one_by_one(
     event_with, finish, director
 ):
+    from club.models import Player
     from tournaments.advancement import ratings_rederive
-    from tournaments.models import Player
 
     event = event_with(Event.Format.ROUND_ROBIN, 6, pools=1)
     Player.objects.update(rating=Decimal("1500.00"))  # the field fixture's ratings are made up

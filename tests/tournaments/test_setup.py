@@ -7,9 +7,9 @@ import sys
 import pytest
 from django.core.management import call_command
 
+from club.models import Player
 from matches.models import Game, Match
 from tests.conftest import ROOT
-from tournaments.models import Player
 
 
 def settings_with(**env):
@@ -48,7 +48,7 @@ def test_the_demo_club_loads_once(capsys, tmp_path, settings):
     second = capsys.readouterr().out
     # the club (8 players, 4 matches) and a tournament: 4 guests, a main draw and a Swiss
     assert loaded[0] == 12 and loaded[1] > 4 and loaded[2] > 0 and loaded[3:] == (1, 2)
-    assert Match.objects.filter(event__isnull=False, status="finished").exists()
+    assert Match.objects.filter(place__isnull=False, status="finished").exists()
     assert counts() == loaded
     assert "already loaded" in second
     password = first.split("password: ")[1].strip()

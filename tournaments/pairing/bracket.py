@@ -113,7 +113,8 @@ def single_elimination(entrants: int) -> Bracket:
 def _pair_up(
     sources: list[Source], prefix: str, draw: str, round_number: int
 ) -> tuple[list[BracketMatch], list[Source]]:
-    matches, winners = [], []
+    matches: list[BracketMatch] = []
+    winners: list[Source] = []
     for index in range(len(sources) // 2):
         key = f"{prefix}{round_number}-{index + 1}"
         matches.append(

@@ -49,8 +49,11 @@ def first_round(seeded: Sequence[T]) -> list[tuple[T, T | None]]:
     """
     size = bracket_size(len(seeded))
     order = seed_order(size)
-    slots = [seeded[s - 1] if s <= len(seeded) else None for s in order]
-    return [(slots[i], slots[i + 1]) for i in range(0, size, 2)]
+    pairs: list[tuple[T, T | None]] = []
+    for i in range(0, size, 2):
+        first, second = order[i], order[i + 1]  # the higher seed first: never a bye
+        pairs.append((seeded[first - 1], seeded[second - 1] if second <= len(seeded) else None))
+    return pairs
 
 
 def random_seeding(entrants: Sequence[T], rng: random.Random) -> list[T]:

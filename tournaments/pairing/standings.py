@@ -137,7 +137,7 @@ def round_robin_standings(
 
 def _ranked(rows: list[Standing], tie) -> list[Standing]:
     """Number the rows; players equal on every tie-break share a rank (the seed only orders)."""
-    ranked = []
+    ranked: list[Standing] = []
     for index, row in enumerate(rows):
         same = index and tie(rows[index - 1]) == tie(row)
         rank = ranked[-1].rank if same else index + 1

@@ -13,12 +13,15 @@ is an edge of weight 1, chosen only when no pairing without one exists.
 A v B: same score group (2 wins)
 C v D: same score group (1 win)
 E: bye, the lowest-ranked player who has not had one
+
+A reason is a code with parameters (Tabbycat's flags): the site stores the code and
+says it in the visitor's language; ``str()`` gives the English of this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import networkx as nx
 
@@ -38,16 +41,43 @@ class SwissPlayer:
     opponents: frozenset = frozenset()
 
 
+# why a pairing was made: code -> English description ({first} and {second} are the players)
+REASONS: Mapping[str, str] = {
+    "same-group": "same score group ({wins})",
+    "float": "{first} floats down from {from} to meet {second} on {to}",
+    "rematch": "rematch: no pairing of the whole field avoids one",
+    "bye": "bye, the lowest-ranked player who has not had one",
+    "bye-again": "bye, everyone has had one: the lowest-ranked player",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a pairing was made: a code of :data:`REASONS` and its numbers (wins)."""
+
+    code: str
+    params: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.code not in REASONS:
+            raise ValueError(f"unknown pairing reason {self.code!r}")
+
+    def english(self, first: object = "", second: object = "") -> str:
+        wins = {key: _wins(value) for key, value in self.params.items()}
+        return REASONS[self.code].format(first=first, second=second, **wins)
+
+
 @dataclass(frozen=True)
 class Pairing:
     first: Hashable
     second: Hashable | None  # None: a bye
-    reason: str
+    reason: Reason
 
     def __str__(self) -> str:
+        reason = self.reason.english(self.first, self.second)
         if self.second is None:
-            return f"{self.first}: {self.reason}"
-        return f"{self.first} v {self.second}: {self.reason}"
+            return f"{self.first}: {reason}"
+        return f"{self.first} v {self.second}: {reason}"
 
 
 WINDOW_FROM = 96  # fields larger than this try the windowed graph first
@@ -94,11 +124,7 @@ def swiss_round(players: Sequence[SwissPlayer]) -> list[Pairing]:
     if len(standing) % 2:
         eligible = [p for p in standing if not p.had_bye] or standing
         bye = eligible[-1]
-        reason = (
-            "bye, the lowest-ranked player who has not had one"
-            if not bye.had_bye
-            else "bye, everyone has had one: the lowest-ranked player"
-        )
+        reason = Reason("bye" if not bye.had_bye else "bye-again")
         bye_pairing.append(Pairing(bye.key, None, reason))
         standing = [p for p in standing if p is not bye]
     matching = None
@@ -116,10 +142,10 @@ def swiss_round(players: Sequence[SwissPlayer]) -> list[Pairing]:
     for i, j in pairs:
         a, b = standing[i], standing[j]
         if _met(a, b):
-            reason = "rematch: no pairing of the whole field avoids one"
+            reason = Reason("rematch")
         elif a.wins == b.wins:
-            reason = f"same score group ({_wins(a.wins)})"
+            reason = Reason("same-group", {"wins": a.wins})
         else:
-            reason = f"{a.key} floats down from {_wins(a.wins)} to meet {b.key} on {_wins(b.wins)}"
+            reason = Reason("float", {"from": a.wins, "to": b.wins})
         pairings.append(Pairing(a.key, b.key, reason))
     return pairings + bye_pairing

@@ -13,16 +13,17 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from club.models import Player
+from club.services import player_create
+from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
-from matches.play import board_game_act, board_game_start
 from matches.services import game_record, match_create, match_record_final_score
-from tournaments.models import Event, Player, Tournament
+from tournaments.models import Event, Tournament
 from tournaments.services import (
     entry_check_in,
     entry_register,
     event_create,
     event_draw,
-    player_create,
     tournament_create,
 )
 
@@ -74,7 +75,7 @@ class Command(BaseCommand):
         # in the admin, directors see everything and edit players and matches
         directors.permissions.add(
             *Permission.objects.filter(
-                content_type__app_label__in=["tournaments", "matches"]
+                content_type__app_label__in=["club", "tournaments", "matches"]
             ).exclude(codename__regex=r"^(add_|change_|delete_)(game|auditentry)$|^delete_match$")
         )
         username, password = self.director(directors)
@@ -82,7 +83,7 @@ class Command(BaseCommand):
             if Player.objects.filter(name=PLAYERS[0][0]).exists():
                 self.stdout.write("The demo club is already loaded.")
             else:
-                self.load()
+                self.load(get_user_model().objects.get(username=username))
                 self.stdout.write(
                     f"Demo club loaded: {len(PLAYERS)} players, {len(MATCHES)} matches."
                 )
@@ -114,8 +115,8 @@ class Command(BaseCommand):
         secret.write_text(password + "\n", encoding="utf-8")
         return user.username, password
 
-    def load(self) -> None:
-        people = [player_create(name=n, club=c, country=k) for n, c, k in PLAYERS]
+    def load(self, director) -> None:
+        people = [player_create(name=n, club=c, country=k, user=director) for n, c, k in PLAYERS]
         today = datetime.date.today()
         for offset, (a, b, length, played) in enumerate(MATCHES):
             match = match_create(
@@ -123,9 +124,12 @@ class Command(BaseCommand):
                 player_b=people[b],
                 length=length,
                 date=today - datetime.timedelta(days=len(MATCHES) - offset),
+                user=director,
             )
             if isinstance(played, tuple):
-                match_record_final_score(match=match, score_a=played[0], score_b=played[1])
+                match_record_final_score(
+                    match=match, score_a=played[0], score_b=played[1], user=director
+                )
                 continue
             for number, (winner, cube, result, resigned) in enumerate(played, start=1):
                 game_record(
@@ -135,6 +139,7 @@ class Command(BaseCommand):
                     cube=cube,
                     result=result,
                     resigned=resigned,
+                    user=director,
                 )
 
     def load_board(self, director) -> Match:
@@ -159,7 +164,7 @@ class Command(BaseCommand):
 
     def load_tournament(self, director) -> None:
         """A 12-player knockout with a consolation, round 1 played; a Swiss in its first round."""
-        guests = [player_create(name=n, club=c, country=k) for n, c, k in GUESTS]
+        guests = [player_create(name=n, club=c, country=k, user=director) for n, c, k in GUESTS]
         club = [Player.objects.get(name=name) for name, _, _ in PLAYERS]
         tournament = tournament_create(
             name=TOURNAMENT,
@@ -186,12 +191,13 @@ class Command(BaseCommand):
         )
         for event, people in ((main, club + guests), (swiss, club)):
             for person in people:
-                entry_check_in(entry=entry_register(event=event, player=person, user=director))
+                entry = entry_register(event=event, player=person, user=director)
+                entry_check_in(entry=entry, user=director)
         event_draw(event=main, seed=DRAW_SEED, user=director)
         event_draw(event=swiss, user=director)
         rng = random.Random(DRAW_SEED)
         for event in (main, swiss):
-            for match in Match.objects.filter(event=event, round=1).order_by("id"):
+            for match in Match.objects.filter(place__event=event, place__round=1).order_by("id"):
                 loser_points = rng.randrange(match.length)
                 a_wins = rng.random() < 0.5
                 match_record_final_score(

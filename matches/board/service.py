@@ -17,19 +17,18 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from club.policy import board_sides, can_type_dice
 from rules.dice import SecureDice, SeededDice
 from rules.errors import RulesError
 from rules.game import Act, Action, Game, Phase
 from rules.match import GameContext, MatchRules
 from rules.matchid import Resignation
 from rules.turn import Turn
-from tournaments.permissions import is_director
 
-from .models import BoardAction, BoardGame, Match
-from .selectors import match_score_sheet
-from .services import _audit, _set_status, game_record, plain, result_facts
+from ..models import BoardAction, BoardGame, Match
+from ..selectors import match_score_sheet
+from ..services import game_record, match_audit_record, match_begin, plain, result_facts
 
 
 class BoardChanged(ValidationError):
@@ -99,21 +98,12 @@ def board_game_current(*, match: Match) -> BoardGame | None:
     )
 
 
-def board_sides(*, user, match: Match) -> frozenset[int]:
-    """The sides a user may act for: both for a director, their own for a player."""
-    if is_director(user):
-        return frozenset({0, 1})
-    if not user.is_authenticated:
-        return frozenset()
-    return frozenset(side for side in (0, 1) if match.player(side).user_id == user.pk)
-
-
 # --- writing ---------------------------------------------------------------------------------
 
 
 def board_game_start(*, match: Match, user) -> BoardGame:
     """Start the match's next game on the board (a second press lands on the same game)."""
-    if not board_sides(user=user, match=match):
+    if not board_sides(user, match):
         raise PermissionDenied
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -124,9 +114,10 @@ def board_game_start(*, match: Match, user) -> BoardGame:
             raise ValidationError(_("The match is over: no game to play."))
         number = len(sheet.rows) + 1
         board_game, created = BoardGame.objects.get_or_create(match=locked, number=number)
-        if created:
-            _set_status(locked, False)
-            _audit(locked, user, "board game started", None, {"game": number})
+        if created:  # opening the board does not begin the match: its first roll does
+            match_audit_record(
+                locked, user, "board.started", params={"number": number}, subject=board_game
+            )
     return board_game
 
 
@@ -179,10 +170,17 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
     match = board_game.match
     if state.recorded:
         raise ValidationError(_("This game is over: its result is on the score sheet."))
-    sides = board_sides(user=user, match=match)
+    sides = board_sides(user, match)
     acting = game.acting
     if not sides or (game.phase is not Phase.OPENING and acting not in sides):
         raise PermissionDenied
+    if dice is not None and not can_type_dice(user, match):
+        raise ValidationError(
+            _(
+                "Only a director enters dice rolled at the table, unless the director has "
+                "allowed the players to for this match: roll with the site's dice."
+            )
+        )
     wanted = ACTS[action]
     if wanted not in game.available() and wanted is not Act.DOUBLE:  # the engine says why
         raise ValidationError(
@@ -194,6 +192,7 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
         if action in ("opening", "roll"):
             rolled = dice or _server_dice(board_game, logged)
             game.roll_opening(rolled) if action == "opening" else game.roll(rolled)
+            match_begin(match=match)  # the first roll begins the match (US rules 4.10)
         elif action in ("move", "undo", "confirm"):
             assert state.turn is not None  # the phase is MOVE: checked above
             turn = state.turn
@@ -292,65 +291,3 @@ def _server_dice(board_game: BoardGame, logged: int) -> tuple[int, int]:
 
 def _moves(pending: str) -> tuple[tuple[int, int], ...]:
     return tuple(tuple(int(n) for n in pair.split(":")) for pair in pending.split())  # type: ignore[misc]
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One action of a game's log, with the board right after it."""
-
-    number: int
-    player: str
-    act: str
-    action: Action
-    drawing: object  # matches.board.Drawing
-    on_roll: str  # whose pip count comes first
-    other: str
-
-    @property
-    def prefix(self) -> str:
-        """Keeps each board's SVG title id unique on the page."""
-        return f"a{self.number}-"
-
-    @property
-    def pips(self) -> tuple[int, int] | None:
-        return self.action.position.pips if self.action.position else None
-
-
-def board_game_log(*, board_game: BoardGame) -> list[LogLine]:
-    """Every action of a board game with the board after it, its Position ID and Match ID."""
-    from .board import board_drawing
-
-    match = board_game.match
-    names = (str(match.player_a), str(match.player_b))
-    state = board_state(board_game=board_game)
-    lines = []
-    for number, action in enumerate(state.game.log, start=1):
-        drawing = board_drawing(state=action.state, position=action.position, names=names)
-        on_roll = action.state.player_on_roll
-        lines.append(
-            LogLine(
-                number,
-                names[action.player],
-                str(ACT_LABELS[action.act]),
-                action,
-                drawing,
-                names[on_roll],
-                names[1 - on_roll],
-            )
-        )
-    return lines
-
-
-ACT_LABELS = {
-    Act.OPENING_ROLL: gettext_lazy("opening roll"),
-    Act.ROLL: gettext_lazy("rolls"),
-    Act.PLAY: gettext_lazy("plays"),
-    Act.NO_PLAY: gettext_lazy("cannot move (WBF 17)"),
-    Act.DOUBLE: gettext_lazy("doubles"),
-    Act.TAKE: gettext_lazy("takes"),
-    Act.DROP: gettext_lazy("drops"),
-    Act.BEAVER: gettext_lazy("beavers"),
-    Act.RESIGN: gettext_lazy("offers to resign"),
-    Act.ACCEPT: gettext_lazy("accepts the resignation"),
-    Act.REJECT: gettext_lazy("plays on"),
-}

@@ -6,8 +6,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from matches.models import AuditEntry, BoardGame, Dispute, Game, Match
-from matches.play import board_state
+from club.models import AuditEntry
+from club.policy import SYSTEM
+from matches.board.service import board_state
+from matches.models import BoardGame, Dispute, Game, Match
 from matches.selectors import match_score_sheet
 
 pytestmark = pytest.mark.django_db
@@ -131,7 +133,7 @@ ILLEGAL = """ 3 point match
 def test_an_import_is_previewed_with_the_illegal_line_flagged(director_client, anna, bruno):
     from matches.services import match_create
 
-    match = match_create(player_a=anna, player_b=bruno, length=3)
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     url = reverse("match_import", args=[match.pk])
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -181,9 +183,10 @@ def test_a_dispute_from_a_file_shows_where_log_and_score_part_ways(director_clie
     director_client.post(dispute.get_absolute_url(), {"decide": "1"})
     game = Game.objects.get(match=match5, number=1)
     assert (game.winner, game.result, game.cube) == (1, "drop", 1)
-    corrected = AuditEntry.objects.get(match=match5, action="game corrected")
-    assert corrected.dispute == dispute
-    assert "The log stands" in director_client.get(dispute.get_absolute_url()).content.decode()
+    corrected = AuditEntry.objects.get(match_id=match5.pk, code="game.corrected")
+    assert corrected.dispute_id == dispute.pk
+    decided = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert "The log stands, 1 game corrected or added" in decided
 
 
 def test_a_dispute_from_the_site_s_own_log(director_client, started):
@@ -228,7 +231,7 @@ def test_a_dispute_shows_a_crawford_double_annulled_at_its_line(
 
     from matches.services import match_create
 
-    match = match_create(player_a=anna, player_b=bruno, length=3)
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     record(match, 0, cube=2, result="drop")  # 2-0
     record(match, 0)  # recorded: Anna won the Crawford game; the log says Bruno did
     upload = SimpleUploadedFile("crawford.mat", CRAWFORD_DOUBLE.encode())
@@ -256,7 +259,7 @@ def test_a_dispute_shows_a_written_result_the_board_contradicts(director_client,
 
     from matches.services import match_create
 
-    match = match_create(player_a=anna, player_b=bruno, length=3)
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     upload = SimpleUploadedFile("claim.mat", CONTRADICTED.encode())
     director_client.post(reverse("dispute_new", args=[match.pk]), {"file": upload})
     page = director_client.get(Dispute.objects.get().get_absolute_url()).content.decode()
@@ -264,3 +267,42 @@ def test_a_dispute_shows_a_written_result_the_board_contradicts(director_client,
     assert "the log says Bruno Bianchi wins 2 points" in row
     assert "dropped with the cube at 1 (WBF 23): 1 point" in row
     assert 'id="log-score">0–1<' in page  # the rules' count, not the written one
+
+
+def test_the_log_stands_refused_by_the_correction_rule_is_said_on_the_dispute_page(
+    client, director, event_with, finish, record
+):
+    """A later match has begun: the log cannot stand (US rules 4.10); the director is told
+    why on the dispute page, which stays as it was (it used to answer 500)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.tournaments.helpers import by_key
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.SINGLE, 4, lengths=(1,))
+    event_draw(event=event, seed=1, user=director)
+    m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
+    record(m11, 0)  # A wins the 1-point match
+    finish(m12, m12.player_a)
+    record(by_key(event, "M2-1"), 0)  # the final has begun
+    a, b = m11.player_a.name, m11.player_b.name
+    text = (
+        f" 1 point match\n\n Game 1\n {a} : 0{' ' * (30 - len(a))}{b} : 0\n"
+        "  1) 31: 8/5 6/5                 Doubles => 2\n"
+        "  2)  Drops                      Wins 1 point and the match\n"
+    )
+    client.force_login(director)
+    client.post(
+        reverse("dispute_new", args=[m11.pk]),
+        {"file": SimpleUploadedFile("a.mat", text.encode())},
+    )
+    dispute = Dispute.objects.get()
+    response = client.post(dispute.get_absolute_url(), {"decide": "1"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "can no longer be corrected" in page and "US rules 4.10" in page
+    assert 'id="log-score">0–1<' in page and 'id="decide"' in page  # the page, intact
+    dispute.refresh_from_db()
+    assert dispute.decided_at is None
+    assert Game.objects.get(match=m11).winner == 0  # the recorded result stands

@@ -4,8 +4,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 
+from club.policy import SYSTEM
+from matches.board.service import BoardChanged, board_game_act, board_game_start, board_state
 from matches.models import BoardAction, BoardGame, Game, Match
-from matches.play import BoardChanged, board_game_act, board_game_start, board_state
 from matches.selectors import match_score_sheet
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +50,14 @@ def play_out(board_game, user, *, double_at=None):
     return state
 
 
+def play_turn(board_game, user, state):
+    """Play the roll on the board checker by checker (the first move offered each time)."""
+    while state.turn is not None and state.turn.play is None:
+        step = state.turn.options[0]
+        state = act(board_game, "move", user, source=step.source, destination=step.destination)
+    return act(board_game, "confirm", user) if state.turn is not None else state
+
+
 @pytest.fixture
 def board(match5, director):
     return board_game_start(match=match5, user=director)
@@ -72,7 +81,9 @@ def test_the_next_game_knows_it_is_the_crawford_game(match5, director):
     from matches.services import game_record
 
     for number, winner in ((1, 0), (2, 0)):
-        game_record(match=match5, number=number, winner=winner, cube=2, result="single")
+        game_record(
+            match=match5, number=number, winner=winner, cube=2, result="single", user=SYSTEM
+        )
     board = board_game_start(match=match5, user=director)  # 4-0: game 3 is the Crawford game
     assert board.number == 3
     state = to_play(board, director, dice=(6, 1))
@@ -154,18 +165,39 @@ def test_a_player_acts_only_for_their_own_side(board, director, anna, bruno, dja
     anna_user = django_user_model.objects.create_user("anna", password="pw-anna-1")
     anna.user = anna_user
     anna.save()
-    to_play(board, anna_user, dice=(1, 3))  # either player may make the opening roll
-    state = act(board, "play", director, play="8/5 6/5")  # Bruno (B) won it: the director plays
-    assert state.game.turn == 0
-    state = act(board, "roll", anna_user)  # Anna's own turn
+    state = to_play(board, anna_user)  # either player may make the opening roll (site's dice)
+    if state.game.turn == 1:  # Bruno won it: the match's director plays for him
+        state = play_turn(board, director, state)
+        state = act(board, "roll", anna_user)  # Anna's own turn
+    state = play_turn(board, anna_user, state)
+    assert state.game.turn == 1
+    with pytest.raises(PermissionDenied):
+        act(board, "roll", anna_user)  # Bruno's turn: Anna may not roll for him
     bruno_user = django_user_model.objects.create_user("bruno", password="pw-bruno-1")
     bruno.user = bruno_user
     bruno.save()
-    with pytest.raises(PermissionDenied):
-        act(board, "resign", bruno_user)  # not Bruno's turn to act
+    assert act(board, "roll", bruno_user).game.turn == 1  # his own turn
     stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
     with pytest.raises(PermissionDenied):
         board_game_start(match=board.match, user=stranger)
+
+
+def test_players_roll_the_site_s_dice_unless_the_director_allows_table_dice(
+    board, director, anna, django_user_model
+):
+    from matches.services import match_dice_allow
+
+    anna.user = django_user_model.objects.create_user("anna", password="pw-anna-1")
+    anna.save()
+    before = BoardGame.objects.get(pk=board.pk)
+    with pytest.raises(ValidationError, match="Only a director enters dice rolled at the table"):
+        act(board, "opening", anna.user, dice=(6, 1))  # a player choosing her own opening
+    after = BoardGame.objects.get(pk=board.pk)
+    assert (after.version, after.actions.count()) == (before.version, 0)
+    assert Match.objects.get(pk=board.match_id).status == Match.Status.SCHEDULED
+    match_dice_allow(match=board.match, allowed=True, user=director)
+    state = act(board, "opening", anna.user, dice=(6, 1))  # allowed: dice rolled at the table
+    assert state.game.log[-1].dice == (6, 1)
 
 
 @pytest.mark.parametrize(

@@ -10,21 +10,20 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.permissions import players_required
+from club.policy import board_sides, can_type_dice, match_scope, sign_in_required
 
-from .board import board_buttons, board_drawing
-from .forms import RESIGNED, BoardActionForm
-from .models import BoardGame
-from .play import (
+from ..forms import RESIGNED, BoardActionForm
+from ..models import BoardGame
+from ..selectors import match_list, match_score_sheet
+from .drawing import board_buttons, board_drawing
+from .service import (
     BoardChanged,
     board_game_act,
     board_game_current,
     board_game_start,
-    board_sides,
     board_state,
     board_waiting,
 )
-from .selectors import match_list, match_score_sheet
 
 
 def _fragment(request) -> bool:
@@ -34,9 +33,17 @@ def _fragment(request) -> bool:
 def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
     board_game = board_game_current(match=match)
     sheet = match_score_sheet(match=match)
-    sides = board_sides(user=request.user, match=match)
+    sides = board_sides(request.user, match)
     names = (str(match.player_a), str(match.player_b))
-    context = {"match": match, "sheet": sheet, "error": error, "sides": sides, "levels": RESIGNED}
+    context = {
+        "match": match,
+        "sheet": sheet,
+        "error": error,
+        "sides": sides,
+        "levels": RESIGNED,
+        "may_type_dice": can_type_dice(request.user, match),
+        "physical_dice": match.physical_dice or match_scope(match).physical_dice,
+    }
     if board_game is not None:
         state = board_state(board_game=board_game)
         game = state.game
@@ -94,7 +101,7 @@ def board(request, pk: int):
     return _board(request, match)
 
 
-@players_required
+@sign_in_required
 @require_POST
 def board_start(request, pk: int):
     match = get_object_or_404(match_list(), pk=pk)
@@ -107,7 +114,7 @@ def board_start(request, pk: int):
     return redirect("board", pk=pk)
 
 
-@players_required
+@sign_in_required
 @require_POST
 def board_act(request, pk: int, number: int):
     board_game = get_object_or_404(

@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from club.policy import SYSTEM
 from matches.models import Match
 from matches.selectors import match_score_sheet
 from tests.conftest import CHROMIUM
@@ -87,9 +88,9 @@ def test_a_whole_game_by_clicks_with_a_double_and_a_take(tablet, site, match5):
 
 def test_an_imported_file_s_illegal_line_is_flagged_at_that_line(tablet, site, anna, bruno):
     from matches.services import match_create
-    from tests.matches.test_board_pages import ILLEGAL
+    from tests.matches.board.test_pages import ILLEGAL
 
-    match = match_create(player_a=anna, player_b=bruno, length=3)
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     page = tablet
     page.goto(f"{site.url}/matches/{match.pk}/")
     page.get_by_role("link", name="Import a match file").click()

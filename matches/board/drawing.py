@@ -21,7 +21,7 @@ from rules.play import point_name
 from rules.position import BAR, OFF, Position
 from rules.turn import Turn
 
-from .play import ACTS
+from .service import ACTS
 
 WIDTH, HEIGHT = 410, 366
 MARGIN, POINT, BAR_WIDTH, TRAY_X, TRAY_WIDTH = 10, 26, 30, 362, 40

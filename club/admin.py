@@ -1,0 +1,57 @@
+"""The admin for the club's register and its audit trail.
+
+A player's details (and the account linked to them) are saved through the players'
+service, so each change is audited; ratings are derived from results and read-only.
+The audit trail is read-only: nobody adds, edits or deletes an entry here.
+"""
+
+from django.contrib import admin
+
+from .models import AuditEntry, Player
+from .services import PLAYER_FIELDS, player_create, player_update
+
+
+class ReadOnly:
+    """Staff may look; every change goes through the site's pages and services."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "country", "rating", "experience"]
+    search_fields = ["name", "club"]
+    fields = [*PLAYER_FIELDS, "user", "rating", "experience"]
+    readonly_fields = ["rating", "experience"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a player with results is kept; one entered by mistake is renamed
+
+    def save_model(self, request, obj, form, change):
+        details = {field: form.cleaned_data[field] for field in PLAYER_FIELDS}
+        if change:
+            saved = player_update(
+                player=obj, user=request.user, account=form.cleaned_data["user"], **details
+            )
+        else:
+            saved = player_create(user=request.user, **details)
+            if form.cleaned_data["user"] is not None:
+                saved = player_update(
+                    player=saved, user=request.user, account=form.cleaned_data["user"]
+                )
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["at", "user_name", "code", "subject_type", "subject_id"]
+    list_filter = ["code"]
+    search_fields = ["user_name", "code"]

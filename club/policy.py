@@ -1,0 +1,168 @@
+"""Who may change what: the one place that decides.
+
+Views ask it before calling a service, and every service asks it again at its
+entry, so a view that forgets cannot write. The answers:
+
+- staff may change anything;
+- a tournament is run by its directors: they change its events, entries and
+  matches, and no one else does (a director of another tournament reads);
+- a match outside any tournament, a new tournament and the players' register
+  belong to the ``Directors`` group;
+- a player whose account is linked acts on the board for their own side only.
+
+This app sits below matches and tournaments, so it does not know where a match
+is played: the tournaments app registers a :func:`register_match_scope` finder
+at start-up that tells it (:class:`MatchScope`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+
+class _System:
+    """The site itself acting: a management command, a data import, a test's set-up.
+
+    Services take ``user=SYSTEM`` where no person acts; a view always passes the
+    request's user, so a visitor can never be taken for the site.
+    """
+
+    is_authenticated = False
+    is_active = True
+    is_staff = False
+    is_superuser = False
+    pk = None
+
+    def __repr__(self) -> str:
+        return "SYSTEM"
+
+
+SYSTEM: Any = _System()
+
+
+@dataclass(frozen=True)
+class MatchScope:
+    """What the policy needs to know about where a match is played."""
+
+    tournament_id: int | None = None
+    directors: frozenset[int] = frozenset()  # user ids of the tournament's directors
+    physical_dice: bool = False  # the tournament lets players enter dice rolled at the table
+    label: str = ""  # "Torneo d'Autunno · Main draw · round 2", for the match's pages
+    url: str = ""
+
+
+OUTSIDE = MatchScope()
+_scope_finders: list[Callable[[Any], MatchScope | None]] = []
+
+
+def register_match_scope(finder: Callable[[Any], MatchScope | None]) -> None:
+    """A higher app says where a match is played (None: not one of its matches)."""
+    if finder not in _scope_finders:
+        _scope_finders.append(finder)
+
+
+def match_scope(match: Any) -> MatchScope:
+    """Where the match is played (kept on the match object for the rest of the request)."""
+    cached = match.__dict__.get("_scope")
+    if cached is not None:
+        return cached
+    scope = OUTSIDE
+    for finder in _scope_finders:
+        found = finder(match)
+        if found is not None:
+            scope = found
+            break
+    match.__dict__["_scope"] = scope
+    return scope
+
+
+def _person(user: Any) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_active)
+
+
+def _staff(user: Any) -> bool:
+    return _person(user) and (user.is_staff or user.is_superuser)
+
+
+def in_directors_group(user: Any) -> bool:
+    if not _person(user):
+        return False
+    return _staff(user) or user.groups.filter(name=settings.DIRECTORS_GROUP).exists()
+
+
+def can_direct(user: Any, tournament: Any) -> bool:
+    """May change this tournament, its events, entries and matches."""
+    if user is SYSTEM or _staff(user):
+        return True
+    return _person(user) and tournament.directors.filter(pk=user.pk).exists()
+
+
+def can_change_match(user: Any, match: Any) -> bool:
+    """May record, correct or settle this match's result, import its log, open its disputes."""
+    if user is SYSTEM or _staff(user):
+        return True
+    if not _person(user):
+        return False
+    scope = match_scope(match)
+    if scope.tournament_id is None:
+        return in_directors_group(user)
+    return user.pk in scope.directors
+
+
+def can_create(user: Any) -> bool:
+    """May register players, create a tournament or a match outside any tournament."""
+    return user is SYSTEM or in_directors_group(user)
+
+
+def board_sides(user: Any, match: Any) -> frozenset[int]:
+    """The sides a user may act for on the board: both for the match's directors, else their own."""
+    if can_change_match(user, match):
+        return frozenset({0, 1})
+    if not _person(user):
+        return frozenset()
+    return frozenset(
+        side
+        for side, player_user in enumerate((match.player_a.user_id, match.player_b.user_id))
+        if player_user == user.pk
+    )
+
+
+def can_type_dice(user: Any, match: Any) -> bool:
+    """Dice rolled at the table are entered by a director, or by the players when allowed."""
+    if can_change_match(user, match):
+        return True
+    allowed = match.physical_dice or match_scope(match).physical_dice
+    return allowed and bool(board_sides(user, match))
+
+
+# --- refusals, for views and services ---------------------------------------------------
+
+
+def require(allowed: bool) -> None:
+    """Refuse (403) what the policy does not allow."""
+    if not allowed:
+        raise PermissionDenied
+
+
+def sign_in_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Anonymous visitors are sent to sign in; the view then asks the policy its question.
+
+    The permission test walks every URL and finds the views that change things by
+    this mark.
+    """
+
+    @wraps(view)
+    def wrapper(request: Any, *args: Any, **kwargs: Any) -> Any:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    wrapper.changes = True  # type: ignore[attr-defined]
+    return wrapper

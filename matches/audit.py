@@ -1,0 +1,176 @@
+"""How the matches app's changes read in the audit trail, in the visitor's language.
+
+Each entry keeps a code, its parameters and the facts before and after (names as
+they were, the points that counted); these functions make the sentence when it is
+shown, so a change recorded in Italian reads in English to an English visitor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from club.audit import audit_sentences_register
+from club.models import AuditEntry
+
+OUTCOMES = {
+    "single": lambda: _("a single game"),
+    "gammon": lambda: _("a gammon"),
+    "backgammon": lambda: _("a backgammon"),
+    "drop": lambda: _("on a dropped double"),
+    "resignation": lambda: _("on a resignation"),
+}
+
+
+def game_text(facts: dict[str, Any] | None) -> str:
+    """'Marco Bianchi won a gammon, cube 2: 4 points counted'."""
+    if not facts:
+        return "—"
+    outcome = OUTCOMES.get(facts.get("outcome") or "", lambda: str(facts.get("outcome")))()
+    points = facts.get("points")
+    counted = (
+        ngettext("%(count)s point counted", "%(count)s points counted", points) % {"count": points}
+        if isinstance(points, int)
+        else ""
+    )
+    text = _("%(winner)s won %(outcome)s, cube %(cube)s") % {
+        "winner": facts.get("winner"),
+        "outcome": outcome,
+        "cube": facts.get("cube"),
+    }
+    return f"{text}: {counted}" if counted else text
+
+
+def result_text(facts: dict[str, Any] | None) -> str:
+    """A match result that is not its games: 'walkover to Anna Rossi', 'final score 5–3'."""
+    if not facts:
+        return _("no result")
+    if facts.get("walkover"):
+        return _("a walkover to %(name)s") % {"name": facts["walkover"]}
+    return _("the final score %(a)s–%(b)s") % {"a": facts.get("score_a"), "b": facts.get("score_b")}
+
+
+def _players(entry: AuditEntry, who: str) -> str:
+    before = entry.before or {}
+    return _("%(who)s changed who plays: %(a)s – %(b)s (it was %(was_a)s – %(was_b)s).") % {
+        "who": who,
+        "a": entry.params.get("a"),
+        "b": entry.params.get("b"),
+        "was_a": before.get("a"),
+        "was_b": before.get("b"),
+    }
+
+
+def _deleted(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s removed the match %(a)s – %(b)s, never begun.") % {"who": who, **entry.params}
+
+
+def _created(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s created the %(length)s-point match %(a)s – %(b)s.") % {
+        "who": who,
+        **entry.params,
+    }
+
+
+def _recorded(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s recorded game %(number)s: %(game)s.") % {
+        "who": who,
+        "number": entry.params.get("number"),
+        "game": game_text(entry.after),
+    }
+
+
+def _corrected(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s corrected game %(number)s: %(after)s (it was: %(before)s).") % {
+        "who": who,
+        "number": entry.params.get("number"),
+        "after": game_text(entry.after),
+        "before": game_text(entry.before),
+    }
+
+
+def _final_score(entry: AuditEntry, who: str) -> str:
+    if entry.before:
+        return _("%(who)s corrected the result to %(after)s (it was %(before)s).") % {
+            "who": who,
+            "after": result_text(entry.after),
+            "before": result_text(entry.before),
+        }
+    return _("%(who)s recorded the final score %(a)s–%(b)s.") % {
+        "who": who,
+        "a": entry.params.get("score_a"),
+        "b": entry.params.get("score_b"),
+    }
+
+
+def _walkover(entry: AuditEntry, who: str) -> str:
+    if entry.before:
+        return _("%(who)s corrected the result to %(after)s (it was %(before)s).") % {
+            "who": who,
+            "after": result_text(entry.after),
+            "before": result_text(entry.before),
+        }
+    return _("%(who)s recorded a walkover to %(winner)s.") % {
+        "who": who,
+        "winner": entry.params.get("winner"),
+    }
+
+
+def _board_started(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s opened game %(number)s on the board.") % {
+        "who": who,
+        "number": entry.params.get("number"),
+    }
+
+
+def _imported(entry: AuditEntry, who: str) -> str:
+    games = entry.params.get("games") or 0
+    return ngettext(
+        "%(who)s imported a match file of %(count)s game.",
+        "%(who)s imported a match file of %(count)s games.",
+        games,
+    ) % {"who": who, "count": games}
+
+
+def _dispute_opened(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s opened a dispute.") % {"who": who}
+
+
+def _sheets(entry: AuditEntry, who: str) -> str:
+    sheets = (entry.after or {}).get("sheets") or [None, None]
+    shown = [f"{s[0]}–{s[1]}" if s else _("none kept") for s in sheets]
+    return _("%(who)s entered the players' score sheets: %(a)s and %(b)s.") % {
+        "who": who,
+        "a": shown[0],
+        "b": shown[1],
+    }
+
+
+def _decided(entry: AuditEntry, who: str) -> str:
+    changed = entry.params.get("changed") or 0
+    return ngettext(
+        "%(who)s decided the dispute: the log stands, %(count)s game corrected or added.",
+        "%(who)s decided the dispute: the log stands, %(count)s games corrected or added.",
+        changed,
+    ) % {"who": who, "count": changed}
+
+
+def register() -> None:
+    audit_sentences_register(
+        {
+            "match.created": _created,
+            "match.players": _players,
+            "match.deleted": _deleted,
+            "game.recorded": _recorded,
+            "game.corrected": _corrected,
+            "result.final_score": _final_score,
+            "result.walkover": _walkover,
+            "board.started": _board_started,
+            "match.imported": _imported,
+            "dispute.opened": _dispute_opened,
+            "dispute.sheets": _sheets,
+            "dispute.decided": _decided,
+        }
+    )

@@ -1,0 +1,143 @@
+"""A result changes only through one correction path: version-checked, refused once a later
+match has begun (US rules 4.10), audited; and the database refuses contradictory results."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from club.audit import audit_sentence
+from club.models import AuditEntry
+from matches.models import Game, Match
+from matches.selectors import match_score_sheet
+from matches.services import match_record_final_score, match_walkover
+
+pytestmark = pytest.mark.django_db
+
+
+def last_change(match):
+    return audit_sentence(AuditEntry.objects.filter(match_id=match.pk).latest("id"))
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"status": "walkover"},  # a walkover with no winner
+        {"status": "finished", "finished_at": timezone.now(), "walkover_winner": 0},
+        {"status": "in_play", "final_score_a": 5, "final_score_b": 2},
+        {
+            "status": "finished",
+            "finished_at": timezone.now(),
+            "final_score_a": 5,
+            "final_score_b": 5,
+        },
+        {
+            "status": "finished",
+            "finished_at": timezone.now(),
+            "final_score_a": 3,
+            "final_score_b": 2,
+        },
+        {"status": "finished"},  # finished, but never said when (ratings are ordered by it)
+    ],
+)
+def test_contradictory_results_cannot_be_stored(match5, fields):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Match.objects.filter(pk=match5.pk).update(**fields)
+
+
+def test_a_walkover_given_to_the_other_player_is_a_correction(match5, director):
+    match_walkover(match=match5, winner=0, user=director)
+    match_walkover(match=Match.objects.get(pk=match5.pk), winner=1, user=director)
+    match = Match.objects.get(pk=match5.pk)
+    assert (match.status, match.walkover_winner) == ("walkover", 1)
+    assert match_score_sheet(match=match).winner == 1
+    assert last_change(match) == (
+        "director corrected the result to a walkover to Bruno Bianchi "
+        "(it was a walkover to Anna Rossi)."
+    )
+    with pytest.raises(ValidationError, match="already recorded"):
+        match_walkover(match=match, winner=1, user=director)
+
+
+def test_a_final_score_put_over_a_walkover_replaces_it(match5, director):
+    match_walkover(match=match5, winner=0, user=director)
+    match_record_final_score(
+        match=Match.objects.get(pk=match5.pk), score_a=3, score_b=5, user=director
+    )
+    match = Match.objects.get(pk=match5.pk)
+    assert (match.status, match.walkover_winner) == ("finished", None)
+    assert match_score_sheet(match=match).winner == 1
+    assert last_change(match) == (
+        "director corrected the result to the final score 3–5 (it was a walkover to Anna Rossi)."
+    )
+
+
+def test_a_match_with_games_cannot_become_a_walkover(match5, record, director):
+    record(match5, 0)
+    with pytest.raises(ValidationError, match="cannot be a walkover"):
+        match_walkover(match=Match.objects.get(pk=match5.pk), winner=1, user=director)
+    assert Match.objects.get(pk=match5.pk).walkover_winner is None
+
+
+def test_walkovers_and_final_scores_stand_once_a_later_match_has_begun(
+    event_with, director, finish, record
+):
+    from tests.tournaments.helpers import by_key
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=event, seed=1, user=director)
+    m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
+    match_walkover(match=m11, winner=0, user=director)
+    finish(m12, m12.player_a)
+    record(by_key(event, "M2-1"), 0)  # the final has begun
+    for change in (
+        lambda m: match_walkover(match=m, winner=1, user=director),
+        lambda m: match_record_final_score(match=m, score_a=2, score_b=5, user=director),
+    ):
+        with pytest.raises(ValidationError, match=r"started a later match .*US rules 4\.10"):
+            change(Match.objects.get(pk=m11.pk))
+    m11.refresh_from_db()
+    assert (m11.status, m11.walkover_winner, m11.final_score_a) == ("walkover", 0, None)
+
+
+def test_two_directors_correcting_one_game_the_second_is_told_what_changed(
+    client, django_user_model, directors_group, match5, record, director
+):
+    record(match5, 0)
+    second = django_user_model.objects.create_user("sara", password="pw-sara-1")
+    second.first_name, second.last_name = "Sara", "Neri"
+    second.save()
+    second.groups.add(directors_group)
+    url = reverse("game_edit", args=[match5.pk, 1])
+    client.force_login(director)
+    form_a = client.get(url).context["form"]
+    client.force_login(second)
+    form_b = client.get(url).context["form"]
+    assert form_a["version"].value() == form_b["version"].value()
+    client.force_login(director)
+    first = {"version": form_a["version"].value(), "number": 1, "winner": 1, "cube": 2}
+    assert client.post(url, {**first, "result": "gammon"}).status_code == 302
+    client.force_login(second)
+    late = {"version": form_b["version"].value(), "number": 1, "winner": 0, "cube": 1}
+    response = client.post(url, {**late, "result": "single"})
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "The score sheet changed after you opened it: director corrected game 1" in page
+    assert "Nothing you sent was saved" in page and 'id="sheet"' in page  # the sheet as it is
+    game = Game.objects.get(match=match5, number=1)
+    assert (game.winner, game.cube, game.result) == (1, 2, "gammon")  # the first one's
+
+
+def test_two_directors_recording_a_final_score_the_second_is_refused(client, match5, director):
+    url = reverse("final_score", args=[match5.pk])
+    client.force_login(director)
+    drawn = client.get(match5.get_absolute_url()).context["final_form"]["version"].value()
+    assert client.post(url, {"score_a": 5, "score_b": 1, "version": drawn}).status_code == 302
+    response = client.post(url, {"score_a": 1, "score_b": 5, "version": drawn})
+    assert response.status_code == 409
+    assert "recorded the final score 5–1" in response.content.decode()
+    match = Match.objects.get(pk=match5.pk)
+    assert (match.final_score_a, match.final_score_b) == (5, 1)

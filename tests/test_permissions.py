@@ -1,0 +1,284 @@
+"""Who may change what: a walk over every URL of the site, as every kind of visitor.
+
+The policy (club.policy) answers; every view asks it and every service asks it again.
+Anonymous visitors are sent to sign in; a signed-in member, a director of *another*
+tournament and a member of the Directors group who does not direct this tournament
+are refused (403) every change to this tournament's events, entries and matches, by
+GET and by POST, and nothing in the database changes.
+"""
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from club.models import AuditEntry, Player
+from club.policy import SYSTEM
+from matches.models import BoardAction, BoardGame, Dispute, Game, Match
+from matches.services import game_record
+from tournaments.models import Bye, Entry, Event, Place, Round, Tournament
+from tournaments.services import event_draw, tournament_create
+
+pytestmark = pytest.mark.django_db
+
+ATTEMPTS = {
+    "name": "Intruder",
+    "player_a": "1",
+    "player_b": "2",
+    "length": "5",
+    "number": "1",
+    "winner": "0",
+    "cube": "1",
+    "result": "single",
+    "score_a": "5",
+    "score_b": "0",
+    "date": "2026-12-13",
+    "format": "single",
+    "lengths": "5, 7",
+    "seeding": "random",
+    "players": "1",
+    "seed": "7",
+    "version": "0",
+    "action": "opening",
+    "die1": "6",
+    "die2": "1",
+    "allowed": "on",
+    "decide": "1",
+}
+# creating a player, a match outside any tournament or a tournament is not a change to
+# anyone's tournament: the Directors group may, so a director of another tournament may too
+CREATING = {"players/new/", "matches/new/", "tournaments/new/"}
+
+
+def site_patterns(resolver=None, prefix=""):
+    """Every URL pattern of the site's own apps (the admin is checked on its own below)."""
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        route = prefix + str(entry.pattern)
+        if route.startswith(("admin/", "i18n/", "accounts/")):
+            continue  # the admin is walked below; signing in and out is for everyone
+        if isinstance(entry, URLResolver):
+            yield from site_patterns(entry, route)
+        elif isinstance(entry, URLPattern):
+            yield route, entry
+
+
+def fill(route, ours):
+    """The route with its placeholders pointing at this tournament's things."""
+    if route.startswith("players/"):
+        pk = ours["player"].pk
+    elif route.startswith("tournaments/"):
+        pk = ours["tournament"].pk
+    elif route.startswith("events/"):
+        pk = ours["event"].pk
+    elif route.startswith("entries/"):
+        pk = ours["event"].entries.first().pk
+    else:
+        pk = ours["match"].pk
+    number = 1
+    if "disputes/<int:number>" in route:
+        number = ours["dispute"].pk
+    elif "board/<int:number>" in route:
+        number = ours["board"].number
+    return "/" + route.replace("<int:pk>", str(pk)).replace("<int:number>", str(number))
+
+
+MODELS = (
+    Player,
+    Match,
+    Game,
+    AuditEntry,
+    User,
+    Group,
+    Tournament,
+    Event,
+    Round,
+    Entry,
+    Bye,
+    Place,
+    BoardGame,
+    BoardAction,
+    Dispute,
+)
+
+
+def snapshot():
+    """Everything a change could touch."""
+    return [m.objects.count() for m in MODELS] + [
+        list(Entry.objects.order_by("pk").values_list("status", "seed")),
+        list(Event.objects.order_by("pk").values_list("drawn_at", flat=True)),
+        list(Match.objects.order_by("pk").values_list("status", "version", "physical_dice")),
+        list(Tournament.objects.order_by("pk").values_list("physical_dice", flat=True)),
+        list(BoardGame.objects.order_by("pk").values_list("version", "pending")),
+    ]
+
+
+@pytest.fixture
+def ours(event_with, director):
+    """This tournament (run by ``director``): a drawn knockout with a game recorded, a board
+    game opened, a dispute; a Swiss still taking entries."""
+    from matches.board.service import board_game_start
+    from matches.disputes import dispute_open
+
+    event = event_with(Event.Format.SINGLE, 4)
+    event_with(Event.Format.SWISS, 3, swiss_rounds=2)
+    event_draw(event=event, seed=1, user=director)
+    match = Match.objects.filter(place__event=event).order_by("pk").first()
+    game_record(match=match, number=1, winner=0, cube=1, result="single", user=director)
+    board = board_game_start(match=match, user=director)
+    text = (
+        f" 5 point match\n\n Game 1\n {match.player_a.name} : 0{' ' * 10}"
+        f"{match.player_b.name} : 0\n  1)                             41: 13/9 24/23\n"
+        "  2) 31: 8/5 6/5                  Doubles => 2\n  3)  Drops\n"
+    )
+    dispute = dispute_open(match=match, user=director, text=text, left=0)
+    return {
+        "tournament": event.tournament,
+        "event": event,
+        "match": match,
+        "player": match.player_a,
+        "dispute": dispute,
+        "board": board,
+        "other match": Match.objects.filter(place__event=event).order_by("pk").last(),
+    }
+
+
+@pytest.fixture
+def other_director(django_user_model, directors_group):
+    """A club director who runs another tournament: a member of the Directors group."""
+    user = django_user_model.objects.create_user("other", password="pw-other-1")
+    user.groups.add(directors_group)
+    tournament_create(name="Another club's cup", date=datetime.date(2026, 12, 20), user=user)
+    return user
+
+
+VISITORS = ["anonymous", "member", "other director", "directors group"]
+
+
+@pytest.mark.parametrize("who", VISITORS)
+def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
+    client, member, other_director, django_user_model, directors_group, ours, who
+):
+    if who == "member":
+        client.force_login(member)
+    elif who == "other director":
+        client.force_login(other_director)
+    elif who == "directors group":
+        grouped = django_user_model.objects.create_user("grouped", password="pw-grouped-1")
+        grouped.groups.add(directors_group)
+        client.force_login(grouped)
+    before = snapshot()
+    walked = changing = 0
+    for route, pattern in site_patterns():
+        changes = getattr(pattern.callback, "changes", False)
+        if changes and route in CREATING and who in ("other director", "directors group"):
+            continue  # they may create their own (see CREATING)
+        path = fill(route, ours)
+        for method in (client.get, client.post):
+            response = method(path, ATTEMPTS)
+            walked += 1
+            if not changes:
+                assert response.status_code in (200, 405), (path, response.status_code)
+            elif who == "anonymous":
+                changing += 1
+                assert response.status_code == 302, path
+                assert reverse("login") in response["Location"], path
+            else:
+                changing += 1
+                assert response.status_code in (403, 405), (path, response.status_code)
+    assert walked >= 60 and changing >= 30
+    assert snapshot() == before
+
+
+def test_this_tournament_s_director_may_change_it_and_another_s_may_not(
+    client, director, other_director, ours
+):
+    match = ours["other match"]
+    attempt = {"number": 1, "winner": 1, "cube": 1, "result": "single"}
+    client.force_login(other_director)
+    assert client.post(reverse("game_new", args=[match.pk]), attempt).status_code == 403
+    assert client.get(match.get_absolute_url()).content.decode().count("Record game") == 0
+    client.force_login(director)
+    assert client.post(reverse("game_new", args=[match.pk]), attempt).status_code == 302
+    assert Game.objects.filter(match=match).count() == 1
+    assert "Record game 2" in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_a_match_outside_any_tournament_belongs_to_the_directors_group(
+    client, member, other_director, match5
+):
+    attempt = {"number": 1, "winner": 1, "cube": 1, "result": "single"}
+    client.force_login(member)
+    assert client.post(reverse("game_new", args=[match5.pk]), attempt).status_code == 403
+    client.force_login(other_director)
+    assert client.post(reverse("game_new", args=[match5.pk]), attempt).status_code == 302
+    assert Game.objects.filter(match=match5).count() == 1
+
+
+def test_the_services_ask_the_policy_again(ours, other_director, member):
+    """A view that forgot to ask could still not write: the service refuses."""
+    from django.core.exceptions import PermissionDenied
+
+    from matches.services import match_walkover
+    from tournaments.services import entry_withdraw, event_pair_next_round
+
+    match, event = ours["match"], ours["event"]
+    for user in (member, other_director):
+        with pytest.raises(PermissionDenied):
+            game_record(match=match, number=2, winner=0, cube=1, result="single", user=user)
+        with pytest.raises(PermissionDenied):
+            match_walkover(match=match, winner=0, user=user)
+        with pytest.raises(PermissionDenied):
+            entry_withdraw(entry=event.entries.first(), user=user)
+        with pytest.raises(PermissionDenied):
+            event_pair_next_round(event=event, user=user)
+    assert Game.objects.filter(match=match).count() == 1
+
+
+def test_on_the_board_another_tournament_s_director_plays_neither_side(
+    client, other_director, ours
+):
+    from matches.board.service import board_game_current
+
+    board = board_game_current(match=ours["match"])
+    client.force_login(other_director)
+    page = client.get(reverse("board", args=[ours["match"].pk])).content.decode()
+    assert 'name="action"' not in page  # no button to press
+    response = client.post(
+        reverse("board_act", args=[ours["match"].pk, board.number]),
+        {"action": "opening", "version": board.version},
+    )
+    assert response.status_code == 403
+    assert BoardAction.objects.filter(game=board).count() == 0
+
+
+@pytest.mark.parametrize("who", ["anonymous", "member"])
+def test_the_admin_is_closed_to_non_staff(client, member, ours, who):
+    if who == "member":
+        client.force_login(member)
+    before = snapshot()
+    for path in [
+        "/admin/",
+        "/admin/club/player/add/",
+        f"/admin/matches/match/{ours['match'].pk}/change/",
+    ]:
+        response = client.post(path, ATTEMPTS)
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert snapshot() == before
+
+
+def test_csrf_is_enforced(anna, bruno, director):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(director)
+    response = strict.post(reverse("player_new"), {"name": "Forged"})
+    assert response.status_code == 403 and not Player.objects.filter(name="Forged").exists()
+
+
+def test_services_acting_as_the_site_are_never_a_visitor():
+    """SYSTEM is what a command passes; no request's user can be it."""
+    from django.contrib.auth.models import AnonymousUser
+
+    assert SYSTEM is not AnonymousUser() and not SYSTEM.is_authenticated

@@ -1,0 +1,121 @@
+"""The tournaments app's changes in the audit trail: recorded with their tournament, and
+how each code reads, in the visitor's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Model
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
+
+from club.audit import audit_record, audit_sentences_register
+from club.models import AuditEntry
+
+from .models import Tournament
+from .reasons import reason_text
+
+
+def tournament_audit_record(
+    tournament: Tournament,
+    user: Any,
+    code: str,
+    *,
+    subject: Model | None = None,
+    params: dict[str, Any] | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    match_id: int | None = None,
+) -> AuditEntry:
+    return audit_record(
+        user=user,
+        code=code,
+        subject=subject if subject is not None else tournament,
+        params=params,
+        before=before,
+        after=after,
+        tournament_id=tournament.pk,
+        match_id=match_id,
+    )
+
+
+def _say(template: str):
+    """A sentence made of the entry's parameters and who acted."""
+
+    def render(entry: AuditEntry, who: str) -> str:
+        return _(template) % {"who": who, **entry.params}
+
+    return render
+
+
+def _entry_change(entry: AuditEntry, who: str) -> str:
+    templates = {
+        "entry.registered": _("%(who)s entered %(player)s in %(event)s."),
+        "entry.checked_in": _("%(who)s checked in %(player)s for %(event)s."),
+        "entry.withdrawn": _("%(who)s withdrew %(player)s from %(event)s."),
+    }
+    return templates[entry.code] % {"who": who, **entry.params}
+
+
+def _drawn(entry: AuditEntry, who: str) -> str:
+    if entry.params.get("seed") is not None:
+        return _("%(who)s made the draw of %(event)s with the seed %(seed)s.") % {
+            "who": who,
+            **entry.params,
+        }
+    return _("%(who)s made the draw of %(event)s by rating.") % {"who": who, **entry.params}
+
+
+def _paired(entry: AuditEntry, who: str) -> str:
+    pairings = (entry.after or {}).get("pairings") or []
+    shown = []
+    for first, second, code in pairings:
+        reason = reason_text(code, {}, first, second) if code in ("rematch", "bye") else ""
+        pair = f"{first} – {second}" if second else _("%(name)s: bye") % {"name": first}
+        shown.append(f"{pair} ({reason})" if reason else pair)
+    return _("%(who)s paired round %(round)s of %(event)s: %(pairings)s.") % {
+        "who": who,
+        "round": entry.params.get("round"),
+        "event": entry.params.get("event"),
+        "pairings": "; ".join(shown),
+    }
+
+
+def _cut(entry: AuditEntry, who: str) -> str:
+    count = entry.params.get("count") or 0
+    return ngettext(
+        "%(who)s cut %(event)s to the top %(count)s player: %(knockout)s.",
+        "%(who)s cut %(event)s to the top %(count)s players: %(knockout)s.",
+        count,
+    ) % {"who": who, **entry.params}
+
+
+def _place_changed(entry: AuditEntry, who: str) -> str:
+    if entry.params.get("after"):
+        return _("%(who)s changed who plays %(key)s: %(after)s (it was %(before)s).") % {
+            "who": who,
+            **entry.params,
+        }
+    return _("%(who)s removed %(key)s, no longer needed (it was %(before)s).") % {
+        "who": who,
+        **entry.params,
+    }
+
+
+def register() -> None:
+    audit_sentences_register(
+        {
+            "tournament.created": _say(gettext_noop("%(who)s created the tournament %(name)s.")),
+            "event.created": _say(gettext_noop("%(who)s created the event %(event)s.")),
+            "entry.registered": _entry_change,
+            "entry.checked_in": _entry_change,
+            "entry.withdrawn": _entry_change,
+            "event.drawn": _drawn,
+            "event.paired": _paired,
+            "event.cut": _cut,
+            "place.created": _say(
+                gettext_noop("%(who)s put %(a)s – %(b)s in %(key)s of %(event)s.")
+            ),
+            "place.changed": _place_changed,
+        }
+    )
