@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import MatFileError
-from rules.matfile import format_mat, read_mat
+from rules.matfile import EntryKind, WrittenGame, format_mat, read_mat
 from rules.replay import replay_match, written_games
 from tests.conftest import ROOT
 from tests.rules.helpers import random_match
@@ -193,3 +193,51 @@ def test_replay_agrees_with_gnubgs_own_record_of_self_play(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["agrees"] * 3
+
+
+# --- players' names of any length the site allows ------------------------------------
+
+# The site allows 1-120 characters: letters of any alphabet, spaces, apostrophes, hyphens,
+# dots, commas and digits (and, read back through the Player tags, " : " inside a name).
+NAME_ALPHABET = st.characters(categories=["L"]) | st.sampled_from(list(" '-.,0123456789"))
+PLAIN_NAMES = st.text(NAME_ALPHABET, min_size=1, max_size=120).map(str.strip).filter(bool)
+COLON_NAMES = st.tuples(PLAIN_NAMES, PLAIN_NAMES).map(" : ".join).filter(lambda n: len(n) <= 120)
+NAMES = PLAIN_NAMES | COLON_NAMES | st.sampled_from(["A" * 27, "B" * 31, "C" * 120, "Rossi, 7"])
+
+
+@pytest.mark.xfail(strict=True, reason="format_mat runs long names into the right column")
+@settings(max_examples=60)
+@given(
+    names=st.tuples(NAMES, NAMES),
+    seed=st.integers(0, 10**6),
+    length=st.sampled_from([1, 3, 5]),
+)
+def test_a_match_with_any_names_writes_and_reads_back(names, seed, length):
+    _, games = random_match(seed, length)
+    written = written_games(games)
+    text = format_mat(length=length, players=names, games=written, tags=[("Site", "Crawford")])
+    record = read_mat(text)
+    assert record.players == names and record.ratings == (None, None)
+    assert [(g.players, g.score) for g in record.games] == [(names, w.score) for w in written]
+    for game, sent in zip(record.games, written, strict=True):
+        moves = [(e.player, e.text) for e in game.entries if e.kind is not EntryKind.WIN]
+        assert moves == [(cell.player, cell.text.strip()) for cell in sent.cells]
+        win = game.entries[-1]
+        assert (win.kind, win.player, win.value) == (EntryKind.WIN, sent.winner, sent.points)
+    assert replay_match(record).problems == ()
+
+
+@pytest.mark.xfail(strict=True, reason="format_mat runs long names into the right column")
+def test_a_long_left_name_leaves_a_gap_before_the_right_one():
+    # gnubg writes " %-31s%s : %d": from 27 characters on, its columns run together
+    text = format_mat(
+        length=1, players=("A" * 27, "Bruno"), games=[WrittenGame(score=(0, 0), cells=())]
+    )
+    assert " " + "A" * 27 + " : 0 Bruno : 0" in text.splitlines()
+    assert read_mat(text).players == ("A" * 27, "Bruno")
+
+
+@pytest.mark.xfail(strict=True, reason="the reader needs a gap after the score")
+def test_gnubgs_own_layout_of_a_long_name_is_read():
+    text = " 1 point match\n\n Game 1\n " + "A" * 28 + " : 0Bruno : 0\n  1) 31: 8/5 6/5\n"
+    assert read_mat(text).players == ("A" * 28, "Bruno")
