@@ -99,7 +99,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TAG = re.compile(r'^;\s*\[\s*([^\]"]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,4})\s*-?\s*points?\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,4})\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,4})\s+(.+?)\s*:\s*(\d{1,4})\s*$")
+# The players and the score. gnubg writes " %-31s%s : %d", so from 27 characters on the left
+# name's score runs straight into the right name: a letter may follow the score directly.
+_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,4})(?:\s+|(?=[^\W\d_]))(.+?)\s*:\s*(\d{1,4})\s*$")
 _NUMBERED = re.compile(r"^(\s*(\d{1,4})\))(.*)$")
 _RATING = re.compile(r"^(.*?)\s*(?:,\s*|\()(-?\d+(?:[.,]\d+)?)\)?$")
 # Where a cell starts: dice, or the first word of a cube or result entry.
@@ -142,9 +144,11 @@ class _Reader:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.split = _column_split(lines)
+        self.tags: list[tuple[str, str]] = []
+        self.ratings: tuple[str | None, str | None] = (None, None)
 
     def read(self) -> MatchRecord:
-        tags: list[tuple[str, str]] = []
+        tags = self.tags
         comments: list[str] = []
         length: int | None = None
         length_line = 0
@@ -222,17 +226,14 @@ class _Reader:
                 line=header_line,
             )
         score_line = index + 1
-        found = _SCORE.match(lines[index])
+        found = _read_score_line(lines[index], _player_tags(self.tags))
         if not found:
             raise MatFileError(
                 "expected the players and the score, e.g. 'Alice : 0   Bob : 0', "
                 f"not {_quote(lines[index].strip())}",
                 line=score_line,
             )
-        first, ra = _name_and_rating(found.group(1))
-        second, rb = _name_and_rating(found.group(3))
-        self.ratings = (ra, rb)
-        score = (int(found.group(2)), int(found.group(4)))
+        (first, second), score, self.ratings = found
         index += 1
         entries: list[Entry] = []
         while index < len(lines):
@@ -330,6 +331,44 @@ def _entry(cell: str, line: int, player: int) -> Entry:
     raise MatFileError(f"expected {_MOVE_EXAMPLE}, not {_quote(cell)}", line=line)
 
 
+def _read_score_line(
+    line: str, names: tuple[str, str] | None = None
+) -> tuple[tuple[str, str], tuple[int, int], tuple[str | None, str | None]] | None:
+    """A game's players and score line read as the players, the score and any ratings.
+
+    ``names``: the players as the file's ``Player 1`` and ``Player 2`` tags give them.
+    When the line writes exactly those names, in either order, they are taken whole, so
+    a name holding " : " or ending like a rating (", 7") reads back as written.
+
+    >>> _read_score_line(" Anna Rossi,1650 : 0        Bruno : 2")
+    (('Anna Rossi', 'Bruno'), (0, 2), ('1650', None))
+    >>> _read_score_line(" Rossi, 7 : 0   Bruno : 2", ("Bruno", "Rossi, 7"))
+    (('Rossi, 7', 'Bruno'), (0, 2), (None, None))
+    """
+    if names is not None:
+        for first, second in (names, (names[1], names[0])):
+            found = re.match(
+                rf"^\s*{re.escape(first)}\s*:\s*(\d{{1,4}})\s*{re.escape(second)}\s*:\s*(\d{{1,4}})\s*$",
+                line,
+            )
+            if found:
+                return (first, second), (int(found.group(1)), int(found.group(2))), (None, None)
+    found = _SCORE.match(line)
+    if not found:
+        return None
+    first, rating_first = _name_and_rating(found.group(1))
+    second, rating_second = _name_and_rating(found.group(3))
+    score = (int(found.group(2)), int(found.group(4)))
+    return (first, second), score, (rating_first, rating_second)
+
+
+def _player_tags(tags: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The names the ``Player 1`` and ``Player 2`` tags give, when both are there."""
+    found = {key.lower(): value.strip() for key, value in tags}
+    first, second = found.get("player 1"), found.get("player 2")
+    return (first, second) if first and second else None
+
+
 def _name_and_rating(text: str) -> tuple[str, str | None]:
     """'Alice,1650' or 'Alice (1650)' as the name and the rating; a plain name as it is."""
     found = _RATING.match(text.strip())
@@ -375,15 +414,26 @@ def format_mat(
 
     Each cell alternates sides from the opening roll on; the "Wins" line goes
     on a line of its own in the winner's column, as gnubg writes it.
+
+    Names of any length read back: where gnubg lets a long left name's score run into
+    the right name, a space is kept between them. A name the score line alone would
+    not give back (one holding " : ", or ending like a rating, "Rossi, 7") is also
+    written in ``Player 1`` and ``Player 2`` tags, which the reader takes whole. Names
+    cannot hold a line break (no name in a .mat file can).
     """
+    score_lines = [_score_line(players, game.score) for game in games]
+    if any(
+        _read_score_line(line) != (players, game.score, (None, None))
+        for line, game in zip(score_lines, games, strict=True)
+    ):
+        tags = _with_player_tags(tags, players)
     out = [f'; [{key} "{value}"]' for key, value in tags]
     if out:
         out.append("")
     out += [f" {length} point match", ""]
-    for number, game in enumerate(games, start=1):
+    for number, (game, score_line) in enumerate(zip(games, score_lines, strict=True), start=1):
         out.append(f" Game {number}")
-        left = f"{players[0]} : {game.score[0]}"
-        out.append(f" {left:<31}{players[1]} : {game.score[1]}")
+        out.append(score_line)
         row = ["", ""]
         move = 0
         for cell in game.cells:
@@ -412,6 +462,23 @@ def format_mat(
             out.append(" " * 5 + wins if game.winner == 0 else " " * 33 + wins)
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def _score_line(players: tuple[str, str], score: tuple[int, int]) -> str:
+    left = f"{players[0]} : {score[0]}"
+    left = left.ljust(31) if len(left) < 31 else left + " "  # a long name still leaves a gap
+    return f" {left}{players[1]} : {score[1]}"
+
+
+def _with_player_tags(
+    tags: Sequence[tuple[str, str]], players: tuple[str, str]
+) -> list[tuple[str, str]]:
+    """The tags with ``Player 1`` and ``Player 2`` naming the players, in their place if there."""
+    if _player_tags(tags) in (players, (players[1], players[0])):
+        return list(tags)
+    wanted = {"player 1": players[0], "player 2": players[1]}
+    out = [(key, wanted.pop(key.lower(), value)) for key, value in tags]
+    return out + [(key.title(), value) for key, value in wanted.items()]
 
 
 def _row(number: int, row: list[str]) -> str:
