@@ -17,6 +17,7 @@ from .dice import SeededDice
 from .errors import MatFileError, RulesError
 from .game import Game, Phase
 from .matfile import read_mat
+from .messages import Message
 from .movegen import legal_plays
 from .position import Position
 from .replay import Replay, replay_match
@@ -88,7 +89,7 @@ def parse_dice(text: str) -> tuple[int, int]:
     """'65', '6-5', '6 5' or '6,5' as two dice."""
     digits = [c for c in text if c.isdigit()]
     if len(digits) != 2:
-        raise RulesError(f"{text!r} is not a roll: write two dice, e.g. 65 or 6-5")
+        raise RulesError(Message("cli-roll", {"text": repr(text)}))
     return int(digits[0]), int(digits[1])
 
 
@@ -198,7 +199,7 @@ def _bench(args: argparse.Namespace) -> int:
     if args.games:
         return _bench_games(args.games, args.seed, args.repeat)
     if not args.file:
-        raise RulesError("give a file of positions (e.g. gnubg-legal.jsonl) or --games N")
+        raise RulesError(Message("cli-positions"))
     items = []
     with open(args.file, encoding="utf-8") as handle:
         for line in handle:
@@ -266,7 +267,7 @@ def _bench_replay(path: str | None, repeat: int) -> int:
     import os
 
     if not path:
-        raise RulesError("give a .mat file or a folder of them")
+        raise RulesError(Message("cli-mat-files"))
     if os.path.isdir(path):
         names = sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".mat"))
     else:

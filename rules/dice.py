@@ -21,6 +21,7 @@ from collections import deque
 from typing import Protocol
 
 from .errors import IllegalActionError, InvalidDiceError
+from .messages import Message
 
 
 class DiceSource(Protocol):
@@ -57,10 +58,10 @@ class EnteredDice:
     def enter(self, first: int, second: int) -> None:
         for die in (first, second):
             if not isinstance(die, int) or not 1 <= die <= 6:
-                raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}", rule="WBF 9")
+                raise InvalidDiceError(Message("die-range", {"die": repr(die)}), rule="WBF 9")
         self._queue.append((first, second))
 
     def roll(self) -> tuple[int, int]:
         if not self._queue:
-            raise IllegalActionError("no dice have been entered for this roll")
+            raise IllegalActionError(Message("no-dice-entered"))
         return self._queue.popleft()

@@ -1,41 +1,68 @@
 """One exception class per way a rules question can fail.
 
-Every error carries the rule it enforces (``rule``, e.g. ``"WBF 17"``) so that
-a director reading the message can check it against the rule book; the rule is
-also part of the message text itself.
+Every error carries what it says as a :class:`rules.messages.Message` (a catalog
+key and its parameters, so the site renders it in the visitor's language) and
+the rule it enforces (``rule``, e.g. ``"WBF 17"``), so that a director reading
+it can check it against the rule book.
+
+>>> error = RulesError(Message("crawford-double", {"number": 4}), rule="WBF 24")
+>>> str(error)
+'WBF 24: game 4 is the Crawford game: no doubling'
+>>> error.key, error.params["number"], error.reason
+('crawford-double', 4, 'game 4 is the Crawford game: no doubling')
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .messages import ENGLISH, Message, Param, Translator
 
 
 class RulesError(ValueError):
     """Base class: something the rules, or the formats that record them, forbid."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        rule: str | None = None,
-        key: str | None = None,
-        params: dict[str, object] | None = None,
-    ) -> None:
+    def __init__(self, message: Message, *, rule: str | None = None) -> None:
+        self.message = message
         self.rule = rule
-        self.reason = message
-        # ``key`` and ``params`` let a translated interface say the same thing in its own
-        # language (the site's Italian), without parsing the English message
-        self.key = key
-        self.params = params or {}
-        super().__init__(f"{rule}: {message}" if rule else message)
+        super().__init__(f"{rule}: {message}" if rule else str(message))
+
+    @property
+    def key(self) -> str:
+        """The message's catalog key, e.g. ``"crawford-double"``."""
+        return self.message.key
+
+    @property
+    def params(self) -> Mapping[str, Param]:
+        """The message's parameters, e.g. ``{"number": 4}``."""
+        return self.message.params
+
+    @property
+    def reason(self) -> str:
+        """What is wrong, in English, without the rule."""
+        return str(self.message)
+
+    @property
+    def cited(self) -> Message:
+        """The message with its rule in front, as ``str(error)`` has it, to put in another."""
+        if self.rule is None:
+            return self.message
+        return Message("rule-cited", {"rule": self.rule, "reason": self.message})
+
+    def sentence(self, translate: Translator = ENGLISH) -> str:
+        """The message as a sentence for a director, in ``translate``'s language, the rule last.
+
+        >>> RulesError(Message("crawford-double", {"number": 4}), rule="WBF 24").sentence()
+        'Game 4 is the Crawford game: no doubling (WBF 24).'
+        """
+        text = self.message.render(translate)
+        text = text[:1].upper() + text[1:]
+        return f"{text} ({self.rule})." if self.rule else f"{text}."
 
     @property
     def plain(self) -> str:
-        """The message as a sentence for a director, the rule at the end.
-
-        >>> RulesError("game 4 is the Crawford game: no doubling", rule="WBF 24").plain
-        'Game 4 is the Crawford game: no doubling (WBF 24).'
-        """
-        text = self.reason[:1].upper() + self.reason[1:]
-        return f"{text} ({self.rule})." if self.rule else f"{text}."
+        """:meth:`sentence` in English."""
+        return self.sentence()
 
 
 class InvalidPositionError(RulesError):
@@ -85,7 +112,7 @@ class MatchOverError(RulesError):
 class MatFileError(RulesError):
     """A match file whose shape cannot be followed; ``line`` says where (1-based)."""
 
-    def __init__(self, message: str, *, line: int, rule: str | None = None) -> None:
+    def __init__(self, message: Message, *, line: int, rule: str | None = None) -> None:
         self.line = line
         super().__init__(message, rule=rule)
 

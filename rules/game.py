@@ -24,13 +24,14 @@ GameResult(winner=1, points=1, outcome=<Outcome.DROP: 'drop'>, cube=1)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .dice import DiceSource, EnteredDice, SecureDice
 from .errors import IllegalActionError, IllegalPlayError
 from .match import GameContext, GameResult, MoneyRules, Outcome
 from .matchid import GameState, MatchState, Resignation
+from .messages import Message
 from .movegen import check_dice
 from .notation import apply_written, resolve_play
 from .play import Play, Step, format_steps
@@ -79,6 +80,8 @@ class Action:
     note: str | None = None
     position: Position | None = None  # after the action, from the side of the player on roll
     state: MatchState | None = None  # after the action
+    # ``illegal`` as a message with its rule, to render in any language (the engine's log only)
+    illegal_reason: Message | None = field(default=None, compare=False)
 
     @property
     def position_id(self) -> str | None:
@@ -135,39 +138,49 @@ class Game:
 
     @property
     def waiting(self) -> str:
-        """What the game waits for, in words ("player 1 is to take or drop")."""
-        return self._waiting()
+        """What the game waits for, in English ("player 1 is to take or drop")."""
+        return str(self.waiting_message)
+
+    @property
+    def waiting_message(self) -> Message:
+        """What the game waits for, as a message."""
+        phase = self.phase
+        if phase is Phase.OPENING:
+            return Message("waiting-opening")
+        if phase is Phase.ROLL:
+            return Message("waiting-roll", {"player": self.turn})
+        if phase is Phase.MOVE:
+            if self.dice is None:
+                return Message("waiting-play-due")
+            roll = f"{self.dice[0]}-{self.dice[1]}"
+            return Message("waiting-play", {"player": self.turn, "roll": roll})
+        if phase is Phase.DOUBLED:
+            return Message("waiting-answer", {"player": self.acting})
+        if phase is Phase.RESIGNED:
+            return Message("waiting-resignation", {"player": self.acting})
+        return Message("game-over")
 
     def why_not_double(self, player: int | None = None) -> str | None:
         """Why ``player`` (default: on roll) may not double now, with the rule; None if they may."""
-        refusal = self._double_refusal(self.turn if player is None else player)
+        refusal = self.double_refusal(player)
         return str(refusal) if refusal else None
 
-    def _double_refusal(self, player: int) -> IllegalActionError | None:
+    def double_refusal(self, player: int | None = None) -> IllegalActionError | None:
+        """The refusal ``player`` (default: on roll) would meet doubling now; None if they may."""
+        player = self.turn if player is None else player
         if self.phase is Phase.OVER:
-            return IllegalActionError("the game is over")
+            return IllegalActionError(Message("game-over"))
         if not self.context.cube_available:
-            return IllegalActionError(
-                f"game {self.context.number} is the Crawford game: no doubling",
-                rule="WBF 24",
-                key="crawford-double",
-                params={"number": self.context.number},
-            )
+            crawford = Message("crawford-double", {"number": self.context.number})
+            return IllegalActionError(crawford, rule="WBF 24")
         if self.phase is Phase.OPENING:
-            return IllegalActionError(
-                "the cube can be turned only after the opening roll", rule="WBF 23"
-            )
+            return IllegalActionError(Message("double-after-opening"), rule="WBF 23")
         if self.phase is not Phase.ROLL or player != self.turn:
-            return IllegalActionError(
-                "a player doubles at the start of their own turn, before rolling", rule="WBF 23"
-            )
+            return IllegalActionError(Message("double-own-turn"), rule="WBF 23")
         if self.cube_owner is not None and self.cube_owner != player:
-            return IllegalActionError("only the owner of the cube may redouble", rule="WBF 23")
+            return IllegalActionError(Message("redouble-owner"), rule="WBF 23")
         if self._holland_forbids(player):
-            return IllegalActionError(
-                "under the Holland rule the trailer may not double before their third turn",
-                rule="Galore 5.4",
-            )
+            return IllegalActionError(Message("holland"), rule="Galore 5.4")
         return None
 
     def _holland_forbids(self, player: int) -> bool:
@@ -244,7 +257,7 @@ class Game:
 
     def roll_opening(self, dice: tuple[int, int] | None = None) -> None:
         """Each player rolls one die (player 0's first); the higher plays both (WBF 12)."""
-        self._require(Phase.OPENING, "the opening roll")
+        self._require(Phase.OPENING, Message("not-now-opening-roll"))
         first, second = check_dice(dice if dice is not None else self.dice_source.roll())
         if first == second:
             self._log(
@@ -263,7 +276,7 @@ class Game:
         A roll with no legal play loses the turn at once (WBF 17), unless a
         replay asks to wait for the play a log wrote anyway (``pass_if_no_play``).
         """
-        self._require(Phase.ROLL, "a roll")
+        self._require(Phase.ROLL, Message("not-now-roll"))
         self.dice = check_dice(dice if dice is not None else self.dice_source.roll())
         self._start_move()
         self._log(Act.ROLL, self.turn, dice=self.dice)
@@ -272,7 +285,7 @@ class Game:
 
     def start_without_opening(self, player: int) -> None:
         """Put ``player`` on roll without an opening roll, for logs that skipped or broke it."""
-        self._require(Phase.OPENING, "starting the game")
+        self._require(Phase.OPENING, Message("not-now-start"))
         self.turn = player
         self.phase = Phase.ROLL
         self._log(Act.OPENING_ROLL, player, note="no opening roll: this player starts")
@@ -284,11 +297,11 @@ class Game:
         rules is applied as written and logged as illegal: it stood once the
         opponent rolled (WBF 14). Returns the legal play made, None for an illegal one.
         """
-        self._require(Phase.MOVE, "a play")
-        illegal = None
+        self._require(Phase.MOVE, Message("not-now-play"))
+        illegal: IllegalPlayError | None = None
         if isinstance(play, Play):
             if play not in self._legal:
-                raise IllegalPlayError(f"{play.notation} is not a legal play of this roll")
+                raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
             chosen: Play | None = play
         else:
             try:
@@ -296,7 +309,7 @@ class Game:
             except IllegalPlayError as error:
                 if not accept_illegal:
                     raise
-                chosen, illegal = None, str(error)
+                chosen, illegal = None, error
         # Here a play is chosen, or (replaying a log) written out as played; a roll with no
         # legal play reaches this point only for a log that wrote a play anyway.
         if chosen is not None:
@@ -307,7 +320,13 @@ class Game:
         mover = self.turn
         self._finish_turn(after)
         self._log(
-            Act.PLAY, mover, dice=self._played_dice, play=written, steps=steps, illegal=illegal
+            Act.PLAY,
+            mover,
+            dice=self._played_dice,
+            play=written,
+            steps=steps,
+            illegal=str(illegal) if illegal else None,
+            illegal_reason=illegal.cited if illegal else None,
         )
         if after[1] & 15 == CHECKERS:
             self._end_by_bearing_off(mover, after)
@@ -315,7 +334,7 @@ class Game:
 
     def double(self) -> None:
         """The player on roll offers the cube at twice its value (WBF 23)."""
-        refusal = self._double_refusal(self.turn)
+        refusal = self.double_refusal()
         if refusal:
             raise refusal
         self.phase = Phase.DOUBLED
@@ -324,12 +343,12 @@ class Game:
 
     def take(self) -> None:
         """Accept the double: the cube doubles and the taker owns it (WBF 23)."""
-        self._require(Phase.DOUBLED, "a take")
+        self._require(Phase.DOUBLED, Message("not-now-take"))
         self._accept_cube(2, Act.TAKE)
 
     def drop(self) -> None:
         """Refuse the double: the doubler wins the cube's value before the double (WBF 23)."""
-        self._require(Phase.DOUBLED, "a drop")
+        self._require(Phase.DOUBLED, Message("not-now-drop"))
         dropper = 1 - self.turn
         self.offered_by = None
         self._end(
@@ -339,13 +358,11 @@ class Game:
 
     def beaver(self) -> None:
         """Money play with beavers (Galore 2.8): take and at once redouble, keeping the cube."""
-        self._require(Phase.DOUBLED, "a beaver")
+        self._require(Phase.DOUBLED, Message("not-now-beaver"))
         if not self._beaver_allowed():
             if not self.context.money:
-                raise IllegalActionError(
-                    "beavers are a money-play rule, never used in a match", rule="Galore 4"
-                )
-            raise IllegalActionError("this money game is played without beavers", rule="Galore 2.8")
+                raise IllegalActionError(Message("beaver-match"), rule="Galore 4")
+            raise IllegalActionError(Message("beaver-off"), rule="Galore 2.8")
         self._accept_cube(4, Act.BEAVER)
 
     def _accept_cube(self, factor: int, act: Act) -> None:
@@ -367,11 +384,12 @@ class Game:
         """Offer to resign a single game, a gammon or a backgammon (Galore 2.7)."""
         level = Resignation(level)
         if level is Resignation.NONE:
-            raise IllegalActionError(
-                "a resignation gives up a single game, a gammon or a backgammon"
-            )
+            raise IllegalActionError(Message("resignation-levels"))
         if self.phase not in (Phase.ROLL, Phase.MOVE):
-            raise IllegalActionError(f"no resignation can be offered now: {self._waiting()}")
+            refusal = Message("no-resignation-now")
+            raise IllegalActionError(
+                Message("not-now", {"refusal": refusal, "waiting": self.waiting_message})
+            )
         player = self.turn if player is None else player
         self._before_resign = self.phase
         self.phase = Phase.RESIGNED
@@ -381,7 +399,7 @@ class Game:
 
     def accept_resignation(self) -> None:
         """The opponent accepts: the game ends for the value offered times the cube."""
-        self._require(Phase.RESIGNED, "an answer to a resignation")
+        self._require(Phase.RESIGNED, Message("not-now-answer"))
         assert self.offer is not None and self.offered_by is not None
         winner = 1 - self.offered_by
         points = self.cube * self._worth(int(self.offer))
@@ -393,7 +411,7 @@ class Game:
 
     def reject_resignation(self) -> None:
         """The opponent plays on instead."""
-        self._require(Phase.RESIGNED, "an answer to a resignation")
+        self._require(Phase.RESIGNED, Message("not-now-answer"))
         rejector = 1 - (self.offered_by or 0)
         self.phase = self._before_resign
         self.offer = None
@@ -439,21 +457,12 @@ class Game:
 
     # --- internals ---------------------------------------------------------------
 
-    def _require(self, phase: Phase, what: str) -> None:
+    def _require(self, phase: Phase, refusal: Message) -> None:
+        """Refuse an action (``refusal`` says which) unless the game is in ``phase``."""
         if self.phase is not phase:
-            raise IllegalActionError(f"{what} is not possible now: {self._waiting()}")
-
-    def _waiting(self) -> str:
-        return {
-            Phase.OPENING: "the game waits for the opening roll",
-            Phase.ROLL: f"player {self.turn} is to double or roll",
-            Phase.MOVE: f"player {self.turn} is to play {self.dice[0]}-{self.dice[1]}"
-            if self.dice
-            else "a play is due",
-            Phase.DOUBLED: f"player {self.acting} is to take or drop",
-            Phase.RESIGNED: f"player {self.acting} is to accept or reject the resignation",
-            Phase.OVER: "the game is over",
-        }[self.phase]
+            raise IllegalActionError(
+                Message("not-now", {"refusal": refusal, "waiting": self.waiting_message})
+            )
 
     def _start_move(self) -> None:
         self.phase = Phase.MOVE

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import IllegalActionError, InvalidMatchLengthError, MatchOverError
+from .messages import Message
 
 
 class Outcome(Enum):
@@ -118,22 +119,12 @@ def check_match_length(length: object) -> int:
     """
     if isinstance(length, bool) or not isinstance(length, int):
         raise InvalidMatchLengthError(
-            f"a match length is a whole number, not {length!r}", rule="WBF 3"
+            Message("length-whole", {"length": repr(length)}), rule="WBF 3"
         )
     if length < 1:
-        raise InvalidMatchLengthError(
-            f"a match is played to at least 1 point, not {length}",
-            rule="WBF 3",
-            key="odd-length",
-            params={"length": length},
-        )
+        raise InvalidMatchLengthError(Message("length-positive", {"length": length}), rule="WBF 3")
     if length % 2 == 0:
-        raise InvalidMatchLengthError(
-            f"a match is played to an odd number of points, not {length}",
-            rule="WBF 3",
-            key="odd-length",
-            params={"length": length},
-        )
+        raise InvalidMatchLengthError(Message("odd-length", {"length": length}), rule="WBF 3")
     return length
 
 
@@ -171,7 +162,7 @@ class Match:
         for number, result in enumerate(self.results, start=1):
             if max(score) >= self.length:
                 raise MatchOverError(
-                    f"game {number} was recorded after the match was won {score[0]}-{score[1]}",
+                    Message("game-after-match", {"number": number, "a": score[0], "b": score[1]}),
                     rule="WBF 3",
                 )
             crawford = _is_crawford(self.length, score, crawford_played)
@@ -224,10 +215,7 @@ class Match:
         """The context of the game to be played next (MatchOverError once the match is won)."""
         if self.over:
             raise MatchOverError(
-                f"the match is over: won {self.score[0]}-{self.score[1]}",
-                rule="WBF 3",
-                key="match-over",
-                params={"a": self.score[0], "b": self.score[1]},
+                Message("match-over", {"a": self.score[0], "b": self.score[1]}), rule="WBF 3"
             )
         played = any(g.crawford for g in self.games)
         return GameContext(
@@ -270,28 +258,42 @@ def check_result(context: GameContext, result: GameResult) -> None:
     """
     cube = result.cube
     if cube < 1 or cube & (cube - 1):
-        raise IllegalActionError(f"a cube shows 1, 2, 4, 8, ..., not {cube}", rule="WBF 23")
+        raise IllegalActionError(Message("cube-power", {"cube": cube}), rule="WBF 23")
     if context.crawford and (cube > 1 or result.outcome is Outcome.DROP):
-        raise IllegalActionError(
-            f"game {context.number} is the Crawford game: no doubling",
-            rule="WBF 24",
-            key="crawford-double",
-            params={"number": context.number},
-        )
+        crawford = Message("crawford-double", {"number": context.number})
+        raise IllegalActionError(crawford, rule="WBF 24")
     if result.outcome is Outcome.RESIGNATION:
         if result.points not in (cube, 2 * cube, 3 * cube):
-            raise IllegalActionError(
-                f"a resignation gives up a single game, a gammon or a backgammon: "
-                f"{cube}, {2 * cube} or {3 * cube} points with the cube at {cube}, "
-                f"not {result.points}",
-                rule="WBF 25",
+            levels = Message(
+                "resignation-points",
+                {
+                    "single": cube,
+                    "gammon": 2 * cube,
+                    "backgammon": 3 * cube,
+                    "cube": cube,
+                    "points": result.points,
+                },
             )
+            raise IllegalActionError(levels, rule="WBF 25")
     elif result.points != cube * result.outcome.multiplier:
-        raise IllegalActionError(
-            f"a {result.outcome.value} with the cube at {cube} is worth "
-            f"{cube * result.outcome.multiplier} points, not {result.points}",
-            rule="WBF 25",
-        )
+        raise IllegalActionError(_worth(result), rule="WBF 25")
+
+
+def _worth(result: GameResult) -> Message:
+    """What a game that ended on the board (or by a drop) is worth, against what was written."""
+    facts: dict[str, int] = {
+        "cube": result.cube,
+        "count": result.cube * result.outcome.multiplier,
+        "points": result.points,
+    }
+    outcome = result.outcome
+    if outcome is Outcome.GAMMON:
+        return Message("gammon-worth", facts)
+    if outcome is Outcome.BACKGAMMON:
+        return Message("backgammon-worth", facts)
+    if outcome is Outcome.DROP:
+        return Message("drop-worth", facts)
+    return Message("single-worth", facts)
 
 
 def checked_match(length: int, results: Sequence[GameResult], *, holland: bool = False) -> Match:

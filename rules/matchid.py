@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .errors import InvalidMatchIdError
+from .messages import Message
 
 
 class GameState(IntEnum):
@@ -85,7 +86,7 @@ class MatchState:
         """The 12-character gnubg Match ID."""
         cube_log = self.cube.bit_length() - 1
         if self.cube < 1 or 1 << cube_log != self.cube or cube_log > 15:
-            raise InvalidMatchIdError(f"a cube shows a power of two, not {self.cube}")
+            raise InvalidMatchIdError(Message("match-id-cube", {"cube": self.cube}))
         die1, die2 = self.dice or (0, 0)
         values = {
             "cube_log": cube_log,
@@ -106,7 +107,9 @@ class MatchState:
         for name, width in _FIELDS:
             value = values[name]
             if not 0 <= value < 1 << width:
-                raise InvalidMatchIdError(f"{name} {value} does not fit a Match ID")
+                raise InvalidMatchIdError(
+                    Message("match-id-field", {"field": name, "value": value})
+                )
             bits |= value << shift
             shift += width
         return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
@@ -116,13 +119,13 @@ class MatchState:
         """Read a gnubg Match ID (12 base64 characters)."""
         text = match_id.strip()
         if len(text) != 12:
-            raise InvalidMatchIdError(f"a Match ID has 12 characters, {text!r} has {len(text)}")
+            raise InvalidMatchIdError(
+                Message("match-id-length", {"text": repr(text), "length": len(text)})
+            )
         try:
             raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidMatchIdError(
-                f"{text!r} is not a Match ID: only letters, digits, '+' and '/' are allowed"
-            ) from None
+            raise InvalidMatchIdError(Message("match-id-alphabet", {"text": repr(text)})) from None
         bits = int.from_bytes(raw, "little")
         values = {}
         for name, width in _FIELDS:
@@ -130,18 +133,20 @@ class MatchState:
             bits >>= width
         owner = values["owner"]
         if owner == 2:
-            raise InvalidMatchIdError(f"{text!r} gives the cube to no valid owner")
+            raise InvalidMatchIdError(Message("match-id-owner", {"text": repr(text)}))
         dice = (values["die1"], values["die2"])
         if dice == (0, 0):
             dice_value = None
         elif not all(1 <= d <= 6 for d in dice):
-            raise InvalidMatchIdError(f"{text!r} holds dice {dice}, which no roll shows")
+            raise InvalidMatchIdError(
+                Message("match-id-dice", {"text": repr(text), "dice": str(dice)})
+            )
         else:
             dice_value = dice
         try:
             game_state = GameState(values["game_state"])
         except ValueError:
-            raise InvalidMatchIdError(f"{text!r} holds an unknown game state") from None
+            raise InvalidMatchIdError(Message("match-id-state", {"text": repr(text)})) from None
         return cls(
             match_length=values["match_length"],
             score=(values["score0"], values["score1"]),

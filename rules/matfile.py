@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import MatFileError
+from .messages import Message
 
 
 class EntryKind(Enum):
@@ -117,7 +118,6 @@ _RESIGN = re.compile(r"^Resigns(?:\s+(\d{1,5})\s+points?)?\.?$", re.IGNORECASE)
 _LOSS = re.compile(r"^Los(?:s)?es\s+(\d{1,5})\s+points?\.?$", re.IGNORECASE)
 _UNKNOWN = {"???", "?"}
 _CANNOT = {"cannot move", "can't move", "cant move", "no move"}
-_MOVE_EXAMPLE = "a move line such as ' 3) 64: 24/18 13/9', a cube action or 'Wins 2 points'"
 
 
 def read_mat(source: str | bytes) -> MatchRecord:
@@ -176,33 +176,25 @@ class _Reader:
                 found = _LENGTH.match(stripped)
                 if not found:
                     raise MatFileError(
-                        f"expected the match length, e.g. '7 point match', not {_quote(stripped)}",
-                        line=number,
+                        Message("mat-length", {"text": _quote(stripped)}), line=number
                     )
                 length, length_line = int(found.group(1)), number
                 continue
             game = _GAME.match(stripped)
             if not game:
-                raise MatFileError(
-                    f"expected a game header such as 'Game {len(games) + 1}', "
-                    f"not {_quote(stripped)}",
-                    line=number,
+                header = Message(
+                    "mat-game-header", {"number": len(games) + 1, "text": _quote(stripped)}
                 )
+                raise MatFileError(header, line=number)
             record, index = self.game(int(game.group(1)), number, index)
             if players is None:
                 players = record.players
                 ratings = self.ratings
             games.append(record)
         if length is None:
-            raise MatFileError(
-                "expected the match length, e.g. '7 point match': the file has none",
-                line=max(number, 1),
-            )
+            raise MatFileError(Message("mat-no-length"), line=max(number, 1))
         if not games:
-            raise MatFileError(
-                "expected 'Game 1' after the match length: the file has no game",
-                line=max(number, 1),
-            )
+            raise MatFileError(Message("mat-no-game"), line=max(number, 1))
         assert players is not None
         return MatchRecord(
             length=length,
@@ -220,19 +212,12 @@ class _Reader:
         while index < len(lines) and not lines[index].strip():
             index += 1
         if index >= len(lines):
-            raise MatFileError(
-                "expected the players and the score, e.g. 'Alice : 0   Bob : 0', "
-                "after the game header: the file ends",
-                line=header_line,
-            )
+            raise MatFileError(Message("mat-score-end"), line=header_line)
         score_line = index + 1
         found = _read_score_line(lines[index], _player_tags(self.tags))
         if not found:
-            raise MatFileError(
-                "expected the players and the score, e.g. 'Alice : 0   Bob : 0', "
-                f"not {_quote(lines[index].strip())}",
-                line=score_line,
-            )
+            score_expected = Message("mat-score", {"text": _quote(lines[index].strip())})
+            raise MatFileError(score_expected, line=score_line)
         (first, second), score, self.ratings = found
         index += 1
         entries: list[Entry] = []
@@ -264,7 +249,7 @@ class _Reader:
         if not starts or body[: starts[0]].strip():
             if numbered and not body.strip():
                 return []  # a move number with nothing after it
-            raise MatFileError(f"expected {_MOVE_EXAMPLE}, not {_quote(raw.strip())}", line=number)
+            raise MatFileError(Message("mat-move", {"text": _quote(raw.strip())}), line=number)
         cells = [
             (start, body[start:end].strip())
             for start, end in zip(starts, [*starts[1:], len(body)], strict=True)
@@ -328,7 +313,7 @@ def _entry(cell: str, line: int, player: int) -> Entry:
         return Entry(line, player, EntryKind.TAKE, cell)
     if word == "drops":
         return Entry(line, player, EntryKind.DROP, cell)
-    raise MatFileError(f"expected {_MOVE_EXAMPLE}, not {_quote(cell)}", line=line)
+    raise MatFileError(Message("mat-move", {"text": _quote(cell)}), line=line)
 
 
 def _read_score_line(

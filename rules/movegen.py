@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .errors import InvalidDiceError
+from .messages import Message
 from .play import Play
 from .position import NIBBLES, Position
 
@@ -49,11 +50,11 @@ _DELTA = [[0] * NIBBLES] + [
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """Two dice as integers 1-6, or :class:`InvalidDiceError`."""
     if len(dice) != 2:
-        raise InvalidDiceError(f"a roll is two dice, got {len(dice)}", rule="WBF 9")
+        raise InvalidDiceError(Message("roll-two-dice", {"count": len(dice)}), rule="WBF 9")
     first, second = dice
     for die in (first, second):
         if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}", rule="WBF 9")
+            raise InvalidDiceError(Message("die-range", {"die": repr(die)}), rule="WBF 9")
     return first, second
 
 

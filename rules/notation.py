@@ -24,6 +24,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
+from .messages import Message
 from .movegen import check_dice, legal_plays, partial_results
 from .play import Play, point_name
 from .position import BAR, OFF, Position
@@ -60,9 +61,7 @@ def parse_moves(text: str) -> tuple[WrittenMove, ...]:
     for token in cleaned.replace(",", " ").split():
         match = _TOKEN.match(token)
         if not match:
-            raise InvalidPlayError(
-                f"{token!r} is not a move: write it as from/to, e.g. 13/7 or bar/22 or 6/off"
-            )
+            raise InvalidPlayError(Message("not-a-move", {"token": repr(token)}))
         points, starred = [], set()
         for part in match.group(1).split("/"):
             star = part.endswith("*")
@@ -73,16 +72,22 @@ def parse_moves(text: str) -> tuple[WrittenMove, ...]:
         for higher, lower in pairwise(points):
             if lower >= higher:
                 raise InvalidPlayError(
-                    f"{token!r} moves from {point_name(higher)} to {point_name(lower)}: "
-                    "a move is written from the higher point to the lower",
+                    Message(
+                        "move-upwards",
+                        {
+                            "token": repr(token),
+                            "source": point_name(higher),
+                            "destination": point_name(lower),
+                        },
+                    ),
                     rule="WBF 8",
                 )
         count = int(match.group(2) or 1)
         if not 1 <= count <= 4:
-            raise InvalidPlayError(f"{token!r}: a move is repeated at most 4 times")
+            raise InvalidPlayError(Message("move-repeats", {"token": repr(token)}))
         moves.append(WrittenMove(tuple(points), frozenset(starred), count))
     if sum(m.count * (len(m.points) - 1) for m in moves) > 8:
-        raise InvalidPlayError(f"{text!r} has more moves than one roll allows")
+        raise InvalidPlayError(Message("too-many-moves", {"text": repr(text)}))
     return tuple(moves)
 
 
@@ -94,7 +99,7 @@ def _read_point(text: str, token: str) -> int:
         return OFF
     value = int(text)
     if value > 25:
-        raise InvalidPlayError(f"{token!r}: there is no point {value}; points run from 1 to 24")
+        raise InvalidPlayError(Message("no-such-point", {"token": repr(token), "point": value}))
     return value
 
 
@@ -116,7 +121,7 @@ def resolve_play(
     if not moves:
         if plays:
             raise IllegalPlayError(
-                f"the roll {_roll(roll)} can be played, so it must be", rule="WBF 17"
+                Message("roll-must-be-played", {"roll": _roll(roll)}), rule="WBF 17"
             )
         return None
     net = written_result(position, moves)
@@ -140,8 +145,9 @@ def written_result(position: Position, moves: Sequence[WrittenMove]) -> int:
         for _ in range(move.count):
             source, destination = move.points[0], move.points[-1]
             if counts[source] == 0:
-                where = "on the bar" if source == BAR else f"on point {source}"
-                raise IllegalPlayError(f"there is no checker of yours {where} to move")
+                if source == BAR:
+                    raise IllegalPlayError(Message("no-checker-on-bar-to-move"))
+                raise IllegalPlayError(Message("no-checker-on-point-to-move", {"point": source}))
             counts[source] -= 1
             counts[destination] += 1
     packed = 0
@@ -178,11 +184,23 @@ def _disambiguate(candidates: list[Play], moves: Sequence[WrittenMove], text: st
         if len(quiet) == 1:
             return quiet[0]
     options = ", ".join(sorted(p.notation for p in (exact or fitting)))
-    raise AmbiguousPlayError(f"{text!r} fits more than one legal play: {options}")
+    raise AmbiguousPlayError(Message("ambiguous-play", {"text": repr(text), "plays": options}))
 
 
-def _roll(roll: tuple[int, int]) -> str:
+def _roll(roll: Sequence[int]) -> str:
     return f"{roll[0]}-{roll[1]}"
+
+
+def _hop(source: int, destination: int, reason: Message) -> Message:
+    """What is wrong with one hop, e.g. "13/7: point 7 is held by ..."."""
+    hop = f"{point_name(source)}/{point_name(destination)}"
+    return Message("hop", {"hop": hop, "reason": reason})
+
+
+def _no_checker(source: int) -> Message:
+    if source == BAR:
+        return Message("no-checker-on-bar")
+    return Message("no-checker-on-point", {"point": source})
 
 
 def _why_illegal(
@@ -191,10 +209,10 @@ def _why_illegal(
     moves: Sequence[WrittenMove],
     net: int,
     any_legal: bool,
-) -> tuple[str, str | None]:
-    """A plain reason (and its rule) why written moves are not a legal play."""
+) -> tuple[Message, str | None]:
+    """The reason (and its rule) why written moves are not a legal play."""
     if not any_legal:
-        return (f"no legal play exists for {_roll(roll)}: the turn is lost", "WBF 17")
+        return (Message("no-legal-play-turn-lost", {"roll": _roll(roll)}), "WBF 17")
     # A sequence of dice that the rules allow step by step, but that uses too few dice?
     partial = partial_results(position, roll)
     if net in partial:
@@ -203,21 +221,18 @@ def _why_illegal(
         if a == b:
             best = max(len(p.steps) for p in legal_plays(position, roll))
             return (
-                f"{best} of the four moves of {_roll(roll)} can be played, so {best} must be",
+                Message("double-moves-must-be-played", {"count": best, "roll": _roll(roll)}),
                 "WBF 16-17",
             )
         if used == 1 and max(len(p.steps) for p in legal_plays(position, roll)) == 1:
-            return (
-                f"only one die can be played, and it must be the higher, {max(roll)}",
-                "WBF 17",
-            )
-        return ("both dice can be played, so both must be", "WBF 17")
+            return (Message("higher-die", {"die": max(roll)}), "WBF 17")
+        return (Message("both-dice"), "WBF 17")
     return _first_broken_step(position, roll, moves)
 
 
 def _first_broken_step(
     position: Position, roll: tuple[int, int], moves: Sequence[WrittenMove]
-) -> tuple[str, str | None]:
+) -> tuple[Message, str | None]:
     """Walk the written moves hop by hop and name the first rule one of them breaks."""
     board = _Board(list(position.on_roll), list(position.opponent))
     dice = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
@@ -227,7 +242,7 @@ def _first_broken_step(
                 problem = board.hop(source, destination, dice, roll)
                 if problem:
                     return problem
-    return ("the moves do not make up a legal play of this roll", "WBF 15-22")
+    return (Message("not-a-legal-play"), "WBF 15-22")
 
 
 class _Board:
@@ -238,19 +253,17 @@ class _Board:
 
     def hop(
         self, source: int, destination: int, dice: list[int], roll: tuple[int, int]
-    ) -> tuple[str, str | None] | None:
+    ) -> tuple[Message, str | None] | None:
         """Apply source/destination using dice (removing those used); a problem, or None."""
-        text = f"{point_name(source)}/{point_name(destination)}"
         if self.mine[source] == 0:
-            where = "on the bar" if source == BAR else f"on point {source}"
-            return (f"{text}: there is no checker of yours {where}", None)
+            return (_hop(source, destination, _no_checker(source)), None)
         if self.mine[BAR] and source != BAR:
-            return (f"{text}: a checker on the bar must enter before any other moves", "WBF 20")
+            return (_hop(source, destination, Message("bar-first")), "WBF 20")
         die = _die_for(source - destination, destination, dice)
         if die is not None:
             problem = self._single(source, destination, die)
             if problem:
-                return (f"{text}: {problem[0]}", problem[1])
+                return (_hop(source, destination, problem[0]), problem[1])
             dice.remove(die)
             return None
         # A merged hop such as 24/13: try each order of the dice that adds up to it.
@@ -271,32 +284,29 @@ class _Board:
             self.mine, self.theirs = saved
             first_problem = first_problem or problem
         if first_problem:
-            return (f"{text}: {first_problem[0]}", first_problem[1])
-        left = ", ".join(map(str, sorted(set(dice)))) or "none"
-        return (
-            f"{text} moves {source - destination} pips, and the dice left of "
-            f"{_roll(roll)} ({left}) cannot move a checker that far",
-            "WBF 15",
-        )
+            return (_hop(source, destination, first_problem[0]), first_problem[1])
+        hop = f"{point_name(source)}/{point_name(destination)}"
+        facts: dict[str, str | int] = {
+            "hop": hop,
+            "count": source - destination,
+            "roll": _roll(roll),
+        }
+        if not dice:
+            return (Message("hop-too-far-no-dice", facts), "WBF 15")
+        facts["left"] = ", ".join(map(str, sorted(set(dice))))
+        return (Message("hop-too-far", facts), "WBF 15")
 
-    def _single(self, source: int, destination: int, die: int) -> tuple[str, str] | None:
+    def _single(self, source: int, destination: int, die: int) -> tuple[Message, str] | None:
         mine, theirs = self.mine, self.theirs
         if destination != OFF:
             if theirs[25 - destination] >= 2:
-                return (f"point {destination} is held by two or more opposing checkers", "WBF 18")
+                return (Message("held-point", {"point": destination}), "WBF 18")
         else:
             outside = sum(mine[7:26])
             if outside:
-                return (
-                    "bearing off needs all your checkers in your home board "
-                    f"({outside} still outside)",
-                    "WBF 22",
-                )
+                return (Message("bear-off-not-home", {"count": outside}), "WBF 22")
             if die > source and any(mine[source + 1 : 7]):
-                return (
-                    f"a {die} bears off from point {source} only when no checker stands higher",
-                    "WBF 22",
-                )
+                return (Message("bear-off-higher", {"die": die, "point": source}), "WBF 22")
         self.move(source, destination)
         return None
 
@@ -321,15 +331,12 @@ def apply_written(position: Position, text: str) -> Position:
     for move in parse_moves(text):
         for _ in range(move.count):
             for source, destination in pairwise(move.points):
-                hop = f"{point_name(source)}/{point_name(destination)}"
                 if board.mine[source] == 0:
-                    where = "on the bar" if source == BAR else f"on point {source}"
-                    raise IllegalPlayError(f"{hop}: there is no checker of yours {where}")
+                    empty = _hop(source, destination, _no_checker(source))
+                    raise IllegalPlayError(empty)
                 if destination != OFF and board.theirs[25 - destination] >= 2:
-                    raise IllegalPlayError(
-                        f"{hop}: point {destination} is held by two or more opposing checkers",
-                        rule="WBF 18",
-                    )
+                    held = _hop(source, destination, Message("held-point", {"point": destination}))
+                    raise IllegalPlayError(held, rule="WBF 18")
                 board.move(source, destination)
     return Position.from_counts(board.theirs, board.mine)
 

@@ -28,6 +28,7 @@ import binascii
 from collections.abc import Sequence
 
 from .errors import InvalidPositionError, InvalidPositionIdError
+from .messages import Message
 
 OFF = 0
 BAR = 25
@@ -86,23 +87,33 @@ def unpack(packed: int) -> Counts:
     return tuple(map(_DIGIT.__getitem__, f"{packed:0{NIBBLES}x}"[::-1]))
 
 
-def _check_counts(counts: Sequence[int], who: str) -> None:
+_ON_ROLL = Message("side-on-roll")
+_OPPONENT = Message("side-opponent")
+
+
+def _check_counts(counts: Sequence[int], side: Message) -> None:
     if len(counts) != NIBBLES:
-        raise InvalidPositionError(
-            f"the {who} needs 26 counts (off, points 1-24, bar), got {len(counts)}"
-        )
+        raise InvalidPositionError(Message("counts-length", {"side": side, "count": len(counts)}))
     for index, count in enumerate(counts):
         if not isinstance(count, int) or count < 0:
-            raise InvalidPositionError(f"the {who} has {count!r} checkers on {_place(index)}")
+            raise InvalidPositionError(
+                Message(
+                    "counts-value", {"side": side, "value": repr(count), "place": _place(index)}
+                )
+            )
     total = sum(counts)
     if total != CHECKERS:
         raise InvalidPositionError(
-            f"the {who} has {total} checkers; each side has exactly 15", rule="WBF 1"
+            Message("checker-total", {"side": side, "total": total}), rule="WBF 1"
         )
 
 
-def _place(index: int) -> str:
-    return {OFF: "the tray (borne off)", BAR: "the bar"}.get(index, f"point {index}")
+def _place(index: int) -> Message:
+    if index == OFF:
+        return Message("place-off")
+    if index == BAR:
+        return Message("place-bar")
+    return Message("place-point", {"point": index})
 
 
 class Position(tuple):
@@ -133,13 +144,12 @@ class Position(tuple):
         ...
         rules.errors.InvalidPositionError: WBF 1: the player on roll has 0 checkers; each side ...
         """
-        _check_counts(on_roll, "player on roll")
-        _check_counts(opponent, "opponent")
+        _check_counts(on_roll, _ON_ROLL)
+        _check_counts(opponent, _OPPONENT)
         for point in range(1, 25):
             if on_roll[point] and opponent[25 - point]:
                 raise InvalidPositionError(
-                    f"point {point} of the player on roll (the opponent's {25 - point}) "
-                    "has checkers of both sides",
+                    Message("point-both-sides", {"point": point, "theirs": 25 - point}),
                     rule="WBF 18",
                 )
         return tuple.__new__(cls, (pack(on_roll), pack(opponent)))
@@ -205,13 +215,13 @@ class Position(tuple):
         text = position_id.strip()
         if len(text) != 14:
             raise InvalidPositionIdError(
-                f"a Position ID has 14 characters, {text!r} has {len(text)}"
+                Message("position-id-length", {"text": repr(text), "length": len(text)})
             )
         try:
             raw = base64.b64decode(text + "==", validate=True)
         except (binascii.Error, ValueError):
             raise InvalidPositionIdError(
-                f"{text!r} is not a Position ID: only letters, digits, '+' and '/' are allowed"
+                Message("position-id-alphabet", {"text": repr(text)})
             ) from None
         bits = int.from_bytes(raw, "little")
         sides = ([0] * NIBBLES, [0] * NIBBLES)
@@ -229,17 +239,19 @@ class Position(tuple):
                     side, index = side + 1, 1
             bits >>= 1
         opponent, on_roll = sides
-        for counts, who in ((on_roll, "player on roll"), (opponent, "opponent")):
+        for counts, side in ((on_roll, _ON_ROLL), (opponent, _OPPONENT)):
             on_board = sum(counts)
             if on_board > CHECKERS:
                 raise InvalidPositionIdError(
-                    f"{text!r} gives the {who} more than 15 checkers (WBF 1)"
+                    Message("position-id-checkers", {"text": repr(text), "side": side})
                 )
             counts[OFF] = CHECKERS - on_board
         try:
             return cls.from_counts(on_roll, opponent)
         except InvalidPositionError as error:
-            raise InvalidPositionIdError(f"{text!r} is not a possible board: {error}") from None
+            raise InvalidPositionIdError(
+                Message("impossible-board", {"text": repr(text), "reason": error.cited})
+            ) from None
 
     # --- plays ---------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .errors import IllegalPlayError
+from .messages import Message
 from .movegen import check_dice
 from .notation import _Board
 from .play import Play, Step, point_name
@@ -142,23 +143,18 @@ class Turn:
             if step.source == source and step.destination == destination:
                 return Turn(self.position, self.dice, (*self.moves, (source, die)), self._plays)
         if self.play is not None:
-            raise IllegalPlayError(
-                f"{text}: the play {self.play.notation} is complete; confirm it or take a move back"
-            )
+            complete = Message("play-complete", {"hop": text, "play": self.play.notation})
+            raise IllegalPlayError(complete)
         mine, theirs, _, left = self._walk
         board = _Board(mine[:], theirs[:])
         problem = board.hop(source, destination, list(left), self.dice)
         if problem:
-            raise IllegalPlayError(problem[0], rule=problem[1])
+            reason, rule = problem
+            raise IllegalPlayError(reason, rule=rule)
         if self.plays:
-            raise IllegalPlayError(
-                f"{text}: after it the rest of the roll cannot be played as the rules require "
-                "(both dice when both can be played, the higher when only one can)",
-                rule="WBF 17",
-            )
-        raise IllegalPlayError(
-            f"no legal play exists for {self.dice[0]}-{self.dice[1]}", rule="WBF 17"
-        )
+            raise IllegalPlayError(Message("rest-unplayable", {"hop": text}), rule="WBF 17")
+        roll = f"{self.dice[0]}-{self.dice[1]}"
+        raise IllegalPlayError(Message("no-legal-play", {"roll": roll}), rule="WBF 17")
 
     def undo(self) -> Turn:
         """The last checker move taken back (a play is only final once confirmed, WBF 14)."""
@@ -180,7 +176,9 @@ def _try(mine: list[int], theirs: list[int], source: int, die: int):
 def _apply(mine: list[int], theirs: list[int], source: int, die: int) -> Step:
     tried = _try(mine, theirs, source, die) if mine[source] else None
     if tried is None:
-        raise IllegalPlayError(f"{point_name(source)} cannot move a {die} here")
+        raise IllegalPlayError(
+            Message("cannot-move-die", {"point": point_name(source), "die": die})
+        )
     mine[:], theirs[:] = tried[1], tried[2]
     return tried[0]
 

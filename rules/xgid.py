@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .errors import InvalidPositionError, InvalidXgidError
 from .matchid import GameState, MatchState
+from .messages import Message
 from .position import BAR, CHECKERS, OFF, Position
 
 BOTTOM = 1  # gnubg's player 1 is XG's bottom player (uppercase checkers)
@@ -29,12 +30,10 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         body = body[5:]
     fields = body.split(":")
     if len(fields) < 9:
-        raise InvalidXgidError(
-            f"an XGID has 10 fields separated by ':', {text!r} has {len(fields)}"
-        )
+        raise InvalidXgidError(Message("xgid-fields", {"text": repr(text), "count": len(fields)}))
     board = fields[0]
     if len(board) != 26:
-        raise InvalidXgidError(f"the board field of an XGID has 26 characters, not {len(board)}")
+        raise InvalidXgidError(Message("xgid-board-length", {"length": len(board)}))
     bottom = [0] * 26
     top = [0] * 26
     for index, char in enumerate(board):
@@ -47,9 +46,11 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
             count, side = ord(char) - 96, top
             point = 25 - index  # the top player's own numbering; index 0 is its bar
         else:
-            raise InvalidXgidError(f"{char!r} in an XGID board is neither a checker nor '-'")
+            raise InvalidXgidError(Message("xgid-board-char", {"char": repr(char)}))
         if (side is bottom and index == 0) or (side is top and index == 25):
-            raise InvalidXgidError(f"position {index} of an XGID board cannot hold {char!r}")
+            raise InvalidXgidError(
+                Message("xgid-board-place", {"index": index, "char": repr(char)})
+            )
         side[point] += count
     for side in (bottom, top):
         side[OFF] = CHECKERS - sum(side)
@@ -62,9 +63,9 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         crawford_field = int(fields[7])
         match_length = int(fields[8])
     except ValueError:
-        raise InvalidXgidError(f"{text!r}: the fields after the board must be numbers") from None
+        raise InvalidXgidError(Message("xgid-numbers", {"text": repr(text)})) from None
     if turn_field not in (1, -1) or owner_field not in (1, 0, -1) or not 0 <= cube_log <= 15:
-        raise InvalidXgidError(f"{text!r}: turn, cube owner or cube value out of range")
+        raise InvalidXgidError(Message("xgid-range", {"text": repr(text)}))
     on_roll = BOTTOM if turn_field == 1 else TOP
     try:
         if on_roll == BOTTOM:
@@ -72,14 +73,16 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         else:
             position = Position.from_counts(top, bottom)
     except InvalidPositionError as error:
-        raise InvalidXgidError(f"{text!r} is not a possible board: {error}") from None
+        raise InvalidXgidError(
+            Message("impossible-board", {"text": repr(text), "reason": error.cited})
+        ) from None
     dice: tuple[int, int] | None = None
     double_offered = False
     if dice_field in ("D", "B", "R"):
         double_offered = True
     elif dice_field != "00":
         if len(dice_field) != 2 or not all(c in "123456" for c in dice_field):
-            raise InvalidXgidError(f"{dice_field!r} is not an XGID dice field")
+            raise InvalidXgidError(Message("xgid-dice", {"dice": repr(dice_field)}))
         dice = (int(dice_field[0]), int(dice_field[1]))
     state = MatchState(
         match_length=match_length,
