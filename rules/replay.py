@@ -19,10 +19,18 @@ counts as if it had not been made.
 ...   2) 31: 8/5 6/5                  Doubles => 2
 ...   3)  Drops                       Wins 2 points
 ... '''))
->>> [(p.line, p.kind) for p in replay.problems]
+>>> [(p.line, p.kind.value) for p in replay.problems]
 [(8, 'result'), (8, 'unfinished')]
 >>> print(replay.problems[0].message)
 the log says Bob wins 2 points, but the double was dropped with the cube at 1 (WBF 23): 1 point
+
+The message is :attr:`Problem.note`, rendered in the page's language; its pieces
+(how the game ended, each number of points) are messages of their own:
+
+>>> replay.problems[0].note.params["worth"]
+Message('points', {'count': 1})
+>>> str(replay.problems[0].heading)
+'wrong result'
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .dice import EnteredDice
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, RulesError
@@ -46,6 +55,7 @@ from .matfile import (
     format_mat,
     roll_cell,
 )
+from .messages import Message
 from .movegen import legal_plays, partial_results
 from .notation import parse_moves, written_result
 from .position import Position
@@ -53,23 +63,90 @@ from .position import Position
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 
+class ProblemKind(StrEnum):
+    """What a problem in a log is about; the values are what JSON and the pages show."""
+
+    ILLEGAL_PLAY = "illegal-play"
+    DICE = "dice"  # the play fits other dice than those written
+    UNKNOWN_PLAY = "unknown-play"  # '???': from there the board is unknown
+    CRAWFORD_DOUBLE = "crawford-double"
+    CUBE_OWNER = "cube-owner"
+    CUBE_VALUE = "cube-value"
+    CUBE_TURN = "cube-turn"
+    NO_DOUBLE = "no-double"  # a take or drop with no double to answer, or no answer
+    BEAVER = "beaver"
+    TURN = "turn"  # a roll out of turn
+    OPENING = "opening"
+    RESULT = "result"
+    SCORE = "score"
+    PLAYERS = "players"
+    AFTER_END = "after-end"
+    NO_RESULT = "no-result"
+    AFTER_MATCH = "after-match"
+    UNFINISHED = "unfinished"
+    LENGTH = "length"
+    RULES = "rules"  # any other action the engine refuses
+
+    @property
+    def heading(self) -> Message:
+        """A short title for the kind, e.g. "illegal play", for a column of a dispute page."""
+        return _HEADINGS[self]
+
+
+_HEADINGS = {
+    ProblemKind.ILLEGAL_PLAY: Message("kind-illegal-play"),
+    ProblemKind.DICE: Message("kind-dice"),
+    ProblemKind.UNKNOWN_PLAY: Message("kind-unknown-play"),
+    ProblemKind.CRAWFORD_DOUBLE: Message("kind-crawford-double"),
+    ProblemKind.CUBE_OWNER: Message("kind-cube-owner"),
+    ProblemKind.CUBE_VALUE: Message("kind-cube-value"),
+    ProblemKind.CUBE_TURN: Message("kind-cube-turn"),
+    ProblemKind.NO_DOUBLE: Message("kind-no-double"),
+    ProblemKind.BEAVER: Message("kind-beaver"),
+    ProblemKind.TURN: Message("kind-turn"),
+    ProblemKind.OPENING: Message("kind-opening"),
+    ProblemKind.RESULT: Message("kind-result"),
+    ProblemKind.SCORE: Message("kind-score"),
+    ProblemKind.PLAYERS: Message("kind-players"),
+    ProblemKind.AFTER_END: Message("kind-after-end"),
+    ProblemKind.NO_RESULT: Message("kind-no-result"),
+    ProblemKind.AFTER_MATCH: Message("kind-after-match"),
+    ProblemKind.UNFINISHED: Message("kind-unfinished"),
+    ProblemKind.LENGTH: Message("kind-length"),
+    ProblemKind.RULES: Message("kind-rules"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One place where the log breaks the rules or disagrees with itself.
 
-    ``kind`` is one of: illegal-play, dice, unknown-play, crawford-double,
-    cube-owner, cube-value, cube-turn, no-double, beaver, turn, opening,
-    result, score, players, after-end, no-result, after-match, unfinished, length,
-    rules (any other action the engine refuses).
+    ``note`` says what, as a message the page renders in its language;
+    ``message`` is the same in English (the command line and JSON show it).
     """
 
     line: int
     game: int | None
-    kind: str
-    message: str
+    kind: ProblemKind
+    note: Message
+
+    @property
+    def message(self) -> str:
+        return str(self.note)
+
+    @property
+    def heading(self) -> Message:
+        """The kind's short title."""
+        return self.kind.heading
 
     def as_dict(self) -> dict[str, object]:
-        return {"line": self.line, "game": self.game, "kind": self.kind, "message": self.message}
+        return {
+            "line": self.line,
+            "game": self.game,
+            "kind": self.kind.value,
+            "message": self.message,
+            "note": self.note.as_dict(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,20 +206,36 @@ class ReplayedGame:
         }
 
     @property
-    def cube_summary(self) -> str:
+    def cube_note(self) -> Message:
         """The cube's story in a few words: "2 taken, 4 dropped"."""
-        parts: list[str] = []
-        offered = None
+        parts: list[Message] = []
+        double: CubeAction | None = None
         for action in self.cube_actions:
             if action.action == "double":
-                offered = f"{action.cube}{' annulled' if action.annulled else ''}"
-                parts.append(offered)
-            elif parts and offered is not None:
-                parts[-1] = (
-                    f"{offered} {dict(take='taken', drop='dropped').get(action.action, 'beavered')}"
-                )
-                offered = None
-        return ", ".join(parts)
+                double = action
+                parts.append(_cube_words(action, None))
+            elif parts and double is not None:
+                parts[-1] = _cube_words(double, action.action)
+                double = None
+        return Message("cube-story", {"actions": tuple(parts)})
+
+    @property
+    def cube_summary(self) -> str:
+        """:attr:`cube_note` in English ("" when the cube was not turned)."""
+        return str(self.cube_note)
+
+
+def _cube_words(double: CubeAction, answer: str | None) -> Message:
+    """One double in words: its cube, whether annulled, and how it was answered."""
+    cube = {"cube": double.cube}
+    annulled = double.annulled
+    if answer is None:
+        return Message("cube-annulled" if annulled else "cube-offered", cube)
+    if answer == "take":
+        return Message("cube-annulled-taken" if annulled else "cube-taken", cube)
+    if answer == "drop":
+        return Message("cube-annulled-dropped" if annulled else "cube-dropped", cube)
+    return Message("cube-annulled-beavered" if annulled else "cube-beavered", cube)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,9 +300,8 @@ def replay_match(record: MatchRecord) -> Replay:
             Problem(
                 record.length_line,
                 None,
-                "length",
-                f"a {length}-point match: a match is played to an odd number of points (WBF 3); "
-                "the games are replayed as money games",
+                ProblemKind.LENGTH,
+                Message("log-even-length", {"length": length}),
             )
         )
         length = 0
@@ -224,10 +316,17 @@ def replay_match(record: MatchRecord) -> Replay:
                 Problem(
                     record_game.score_line,
                     number,
-                    "players",
-                    f"game {number} names the players {record_game.players[0]} and "
-                    f"{record_game.players[1]}, the match {names[0]} and {names[1]}: "
-                    "the columns are read as in the first game",
+                    ProblemKind.PLAYERS,
+                    Message(
+                        "log-players",
+                        {
+                            "number": number,
+                            "first": record_game.players[0],
+                            "second": record_game.players[1],
+                            "left": names[0],
+                            "right": names[1],
+                        },
+                    ),
                 )
             )
         if match is None:
@@ -241,9 +340,16 @@ def replay_match(record: MatchRecord) -> Replay:
                 Problem(
                     record_game.line,
                     number,
-                    "after-match",
-                    f"game {number} was played after {names[match.winner or 0]} had won the match "
-                    f"{won[0]}-{won[1]} (WBF 3): it does not count",
+                    ProblemKind.AFTER_MATCH,
+                    Message(
+                        "log-after-match",
+                        {
+                            "number": number,
+                            "winner": names[match.winner or 0],
+                            "a": won[0],
+                            "b": won[1],
+                        },
+                    ),
                 )
             )
             context = GameContext(rules=match.rules, score=won, post_crawford=True, number=number)
@@ -255,9 +361,17 @@ def replay_match(record: MatchRecord) -> Replay:
                 Problem(
                     record_game.score_line,
                     number,
-                    "score",
-                    f"the log gives the score before game {number} as {written[0]}-{written[1]}; "
-                    f"the games before it make it {derived[0]}-{derived[1]}",
+                    ProblemKind.SCORE,
+                    Message(
+                        "log-score",
+                        {
+                            "number": number,
+                            "written_a": written[0],
+                            "written_b": written[1],
+                            "a": derived[0],
+                            "b": derived[1],
+                        },
+                    ),
                 )
             )
         replayed = _GameReplay(record_game, context, names, problems, length).run()
@@ -288,9 +402,11 @@ def replay_match(record: MatchRecord) -> Replay:
                 Problem(
                     replayed.claim_line,
                     number,
-                    "result",
-                    f"the log says game {number} wins the match, but the score after it is "
-                    f"{score[0]}-{score[1]} in a match to {length}",
+                    ProblemKind.RESULT,
+                    Message(
+                        "log-claims-match",
+                        {"number": number, "a": score[0], "b": score[1], "length": length},
+                    ),
                 )
             )
     if match is not None:
@@ -303,9 +419,8 @@ def replay_match(record: MatchRecord) -> Replay:
                 Problem(
                     line,
                     None,
-                    "unfinished",
-                    f"the match stops at {final[0]}-{final[1]}: nobody reached {length} points "
-                    "(WBF 3)",
+                    ProblemKind.UNFINISHED,
+                    Message("log-unfinished", {"a": final[0], "b": final[1], "count": length}),
                 )
             )
     else:
@@ -359,8 +474,8 @@ class _GameReplay:
     def over(self) -> bool:
         return self.result is not None
 
-    def problem(self, entry: Entry, kind: str, message: str) -> None:
-        self.problems.append(Problem(entry.line, self.number, kind, message))
+    def problem(self, entry: Entry, kind: ProblemKind, note: Message) -> None:
+        self.problems.append(Problem(entry.line, self.number, kind, note))
 
     def run(self) -> _GameReplay:
         for entry in self.record.entries:
@@ -373,7 +488,8 @@ class _GameReplay:
             try:
                 handler(entry)
             except RulesError as error:  # an action the engine refuses that no check above named
-                self.problem(entry, "rules", f"{entry.text!r}: {error}; the entry is left out")
+                refused = Message("log-refused", {"entry": repr(entry.text), "reason": error.cited})
+                self.problem(entry, ProblemKind.RULES, refused)
         if self.unplayed is not None:
             self.missing_play()
         if not self.over:
@@ -383,8 +499,8 @@ class _GameReplay:
                 Problem(
                     line,
                     self.number,
-                    "no-result",
-                    f"game {self.number} has no result: the log stops before it ended",
+                    ProblemKind.NO_RESULT,
+                    Message("log-no-result", {"number": self.number}),
                 )
             )
         if self.game.result is not None:
@@ -403,12 +519,11 @@ class _GameReplay:
         entry = self.unplayed
         assert entry is not None and entry.dice is not None
         self.unplayed = None
-        self.problem(
-            entry,
-            "unknown-play",
-            f"{self.names[entry.player]}'s play of {_roll(entry.dice)} is not recorded "
-            f"('???'): the rest of game {self.number} cannot be checked against the board",
+        unknown = Message(
+            "log-unknown-play",
+            {"name": self.names[entry.player], "roll": _roll(entry.dice), "number": self.number},
         )
+        self.problem(entry, ProblemKind.UNKNOWN_PLAY, unknown)
         self.unknown = True
         self.cube = self.game.cube
 
@@ -420,9 +535,10 @@ class _GameReplay:
         name = self.names[player]
         if self.over or self.closed:
             if written is not None:  # '???' after the end is a placeholder some programs write
-                self.problem(
-                    entry, "after-end", f"{name} rolls {_roll(dice)} after game {self.number} ended"
+                late = Message(
+                    "log-roll-after-end", {"name": name, "roll": _roll(dice), "number": self.number}
                 )
+                self.problem(entry, ProblemKind.AFTER_END, late)
             return
         if self.unknown:
             self.cells.append(Cell(player, entry.text))
@@ -430,12 +546,8 @@ class _GameReplay:
         game = self.game
         if game.phase is Phase.OPENING:
             if dice[0] == dice[1]:
-                self.problem(
-                    entry,
-                    "opening",
-                    f"the opening roll cannot be a double: equal dice are rolled again (WBF 12); "
-                    f"{name}'s {_roll(dice)} is replayed as a first turn",
-                )
+                opening = Message("log-opening-double", {"name": name, "roll": _roll(dice)})
+                self.problem(entry, ProblemKind.OPENING, opening)
                 game.start_without_opening(player)
             else:
                 high, low = max(dice), min(dice)
@@ -444,21 +556,19 @@ class _GameReplay:
                     raise AssertionError
         elif game.phase is Phase.DOUBLED:
             doubler = 1 - game.acting
-            self.problem(
-                entry,
-                "no-double",
-                f"{self.names[game.acting]} neither took nor dropped {self.names[doubler]}'s "
-                "double before the next roll: the replay takes it as taken",
+            unanswered = Message(
+                "log-unanswered-double",
+                {"name": self.names[game.acting], "doubler": self.names[doubler]},
             )
+            self.problem(entry, ProblemKind.NO_DOUBLE, unanswered)
             game.take()
         if game.phase is Phase.ROLL:
             if game.turn != player:
-                self.problem(
-                    entry,
-                    "turn",
-                    f"{name} rolls {_roll(dice)} out of turn: it is {self.names[game.turn]}'s "
-                    "turn; the roll is left out",
+                out_of_turn = Message(
+                    "log-out-of-turn",
+                    {"name": name, "roll": _roll(dice), "other": self.names[game.turn]},
                 )
+                self.problem(entry, ProblemKind.TURN, out_of_turn)
                 return
             game.roll(dice, pass_if_no_play=not written)
         if written is None:
@@ -475,26 +585,35 @@ class _GameReplay:
         try:
             chosen = game.play(written, accept_illegal=True)
         except AmbiguousPlayError as error:
-            self.problem(entry, "illegal-play", f"{name} plays {written!r}: {error}")
+            ambiguous = Message(
+                "log-ambiguous-play", {"name": name, "play": repr(written), "reason": error.cited}
+            )
+            self.problem(entry, ProblemKind.ILLEGAL_PLAY, ambiguous)
             self.lose_board(entry)
             return
         except (InvalidPlayError, IllegalPlayError) as error:
-            self.problem(
-                entry,
-                "illegal-play",
-                f"{name} plays {written!r} with {_roll(dice)}: {error}. The play cannot be put "
-                f"on the board, so the rest of game {self.number} cannot be checked",
+            unplaceable = Message(
+                "log-unplaceable-play",
+                {
+                    "name": name,
+                    "play": repr(written),
+                    "roll": _roll(dice),
+                    "reason": error.cited,
+                    "number": self.number,
+                },
             )
+            self.problem(entry, ProblemKind.ILLEGAL_PLAY, unplaceable)
             self.lose_board(entry)
             return
         if chosen is None:
-            kind, message = _why_illegal(before, dice, written, game.log[-1].illegal or "")
-            self.problem(
-                entry,
-                kind,
-                f"{name} plays {written!r} with {_roll(dice)}: {message}. It stands: "
-                "once the opponent rolls, an illegal play can no longer be corrected (WBF 14)",
+            reason = game.log[-1].illegal_reason
+            assert reason is not None  # the engine logs why a play it accepted was illegal
+            kind, why = _why_illegal(before, dice, written, reason)
+            illegal = Message(
+                "log-illegal-play",
+                {"name": name, "play": repr(written), "roll": _roll(dice), "reason": why},
             )
+            self.problem(entry, kind, illegal)
             self.cells.append(Cell(player, f"{dice[0]}{dice[1]}: {_jellyfish(written)}"))
         else:
             moves = [(s.source, s.destination, s.hit) for s in game.log[-1].steps or ()]
@@ -512,7 +631,8 @@ class _GameReplay:
     def on_double(self, entry: Entry) -> None:
         player, name = entry.player, self.names[entry.player]
         if self.over or self.closed:
-            self.problem(entry, "after-end", f"{name} doubles after game {self.number} ended")
+            late = Message("log-double-after-end", {"name": name, "number": self.number})
+            self.problem(entry, ProblemKind.AFTER_END, late)
             return
         self.cells.append(Cell(player, f" Doubles => {entry.value or self.cube * 2}"))
         if self.unknown:
@@ -522,50 +642,40 @@ class _GameReplay:
         game = self.game
         refusal = self.double_refusal(entry)
         if refusal:
-            kind, message = refusal
-            self.problem(entry, kind, message)
+            kind, why = refusal
+            self.problem(entry, kind, Message("log-annulled", {"reason": why}))
             self.annulled = player
             self.cube_actions.append(CubeAction(entry.line, player, "double", game.cube, True))
             return
         offered = game.cube * 2
         if entry.value is not None and entry.value != offered:
-            self.problem(
-                entry,
-                "cube-value",
-                f"{name} doubles to {entry.value}, but the cube stood at {game.cube}: "
-                f"a double offers {offered} (WBF 23)",
+            value = Message(
+                "log-cube-value",
+                {"name": name, "value": entry.value, "cube": game.cube, "offered": offered},
             )
+            self.problem(entry, ProblemKind.CUBE_VALUE, value)
         game.double()
         self.cube_actions.append(CubeAction(entry.line, player, "double", offered))
 
-    def double_refusal(self, entry: Entry) -> tuple[str, str] | None:
+    def double_refusal(self, entry: Entry) -> tuple[ProblemKind, Message] | None:
+        """Why the rules annul this double (the kind and what to say), or None."""
         game, player = self.game, entry.player
         name, other = self.names[player], self.names[1 - player]
-        annulled = "; the double is annulled and the game counts as if it had not been made"
         if not self.context.cube_available:
-            return (
-                "crawford-double",
-                f"{name} doubles, but game {self.number} is the Crawford game: "
-                f"no doubling (WBF 24){annulled}",
-            )
+            crawford = Message("log-crawford-double", {"name": name, "number": self.number})
+            return (ProblemKind.CRAWFORD_DOUBLE, crawford)
         if game.phase is Phase.OPENING:
-            return ("cube-turn", f"{name} doubles before the opening roll (WBF 23){annulled}")
+            return (ProblemKind.CUBE_TURN, Message("log-double-before-opening", {"name": name}))
         owner = game.cube_owner
         if owner is not None and owner != player:
-            return (
-                "cube-owner",
-                f"{name} doubles, but {other} owns the cube at {game.cube}: only the owner "
-                f"may redouble (WBF 23){annulled}",
-            )
+            owned = Message("log-cube-owner", {"name": name, "other": other, "cube": game.cube})
+            return (ProblemKind.CUBE_OWNER, owned)
         if game.phase is not Phase.ROLL or game.turn != player:
-            return (
-                "cube-turn",
-                f"{name} doubles out of turn: a player doubles at the start of their own "
-                f"turn, before rolling (WBF 23){annulled}",
-            )
-        reason = game.why_not_double(player)
-        if reason:
-            return ("cube-turn", f"{name} doubles: {reason}{annulled}")
+            return (ProblemKind.CUBE_TURN, Message("log-double-out-of-turn", {"name": name}))
+        refusal = game.double_refusal(player)
+        if refusal:
+            refused = Message("log-double-refused", {"name": name, "reason": refusal.cited})
+            return (ProblemKind.CUBE_TURN, refused)
         return None
 
     def on_take(self, entry: Entry) -> None:
@@ -573,12 +683,8 @@ class _GameReplay:
 
     def on_beaver(self, entry: Entry) -> None:
         if not self.context.money:
-            self.problem(
-                entry,
-                "beaver",
-                f"{self.names[entry.player]} beavers: beavers are a money-play rule, never "
-                "used in a match (Galore 4); taken as a plain take",
-            )
+            beaver = Message("log-beaver-in-match", {"name": self.names[entry.player]})
+            self.problem(entry, ProblemKind.BEAVER, beaver)
             self.answer(entry, "take", written=entry.text)
         else:
             self.answer(entry, "beaver")
@@ -589,7 +695,15 @@ class _GameReplay:
     def answer(self, entry: Entry, action: str, written: str | None = None) -> None:
         player, name = entry.player, self.names[entry.player]
         if self.over or self.closed:
-            self.problem(entry, "after-end", f"{name} {action}s after game {self.number} ended")
+            late = Message(
+                {
+                    "take": "log-take-after-end",
+                    "drop": "log-drop-after-end",
+                    "beaver": "log-beaver-after-end",
+                }[action],
+                {"name": name, "number": self.number},
+            )
+            self.problem(entry, ProblemKind.AFTER_END, late)
             return
         self.cells.append(Cell(player, " " + (written or entry.text)))
         game = self.game
@@ -602,7 +716,15 @@ class _GameReplay:
             return
         if self.unknown:
             if self.offer is None:
-                self.problem(entry, "no-double", f"{name} {action}s, but no double was offered")
+                unasked = Message(
+                    {
+                        "take": "log-take-no-double",
+                        "drop": "log-drop-no-double",
+                        "beaver": "log-beaver-no-double",
+                    }[action],
+                    {"name": name},
+                )
+                self.problem(entry, ProblemKind.NO_DOUBLE, unasked)
                 return
             if action == "drop":
                 self.forced = GameResult(1 - player, self.cube, Outcome.DROP, self.cube)
@@ -612,11 +734,15 @@ class _GameReplay:
             self.cube_actions.append(CubeAction(entry.line, player, action, self.cube))
             return
         if game.phase is not Phase.DOUBLED or game.acting != player:
-            self.problem(
-                entry,
-                "no-double",
-                f"{name} {action}s, but no double was offered to them (WBF 23)",
+            unoffered = Message(
+                {
+                    "take": "log-take-not-offered",
+                    "drop": "log-drop-not-offered",
+                    "beaver": "log-beaver-not-offered",
+                }[action],
+                {"name": name},
             )
+            self.problem(entry, ProblemKind.NO_DOUBLE, unoffered)
             return
         {"take": game.take, "drop": game.drop, "beaver": game.beaver}[action]()
         self.cube_actions.append(CubeAction(entry.line, player, action, game.cube))
@@ -634,7 +760,8 @@ class _GameReplay:
         if self.over or self.closed:
             if self.result and self.result.winner == 1 - player:
                 return  # the same end, written from the loser's side too
-            self.problem(entry, "after-end", f"{name} resigns after game {self.number} ended")
+            late = Message("log-resign-after-end", {"name": name, "number": self.number})
+            self.problem(entry, ProblemKind.AFTER_END, late)
             return
         assert entry.value is not None
         self.resign(entry, player, entry.value)
@@ -643,7 +770,8 @@ class _GameReplay:
         player, name = entry.player, self.names[entry.player]
         points = entry.value or 0
         if self.closed:
-            self.problem(entry, "after-end", f"a second result for game {self.number}")
+            second = Message("log-second-result", {"number": self.number})
+            self.problem(entry, ProblemKind.AFTER_END, second)
             return
         self.closed = True
         self.claims_match = entry.match
@@ -662,23 +790,30 @@ class _GameReplay:
         if result is None:
             return
         if result.winner != player:
-            self.problem(
-                entry,
-                "result",
-                f"the log says {name} wins game {self.number}, but {self.describe(result)}: "
-                f"{self.names[result.winner]} won it",
+            winner = Message(
+                "log-wrong-winner",
+                {
+                    "name": name,
+                    "number": self.number,
+                    "how": _how(result),
+                    "winner": self.names[result.winner],
+                },
             )
+            self.problem(entry, ProblemKind.RESULT, winner)
             return
         needed = self.length - self.context.score[player] if self.length else 0
         capped = bool(self.length) and result.points >= needed == points
         if points != result.points and not capped:
-            self.problem(
-                entry,
-                "result",
-                f"the log says {name} wins {points} point{'s' if points != 1 else ''}, but "
-                f"{self.describe(result)}: {result.points} point"
-                f"{'s' if result.points != 1 else ''}",
+            worth = Message(
+                "log-wrong-points",
+                {
+                    "name": name,
+                    "written": Message("points", {"count": points}),
+                    "how": _how(result),
+                    "worth": Message("points", {"count": result.points}),
+                },
             )
+            self.problem(entry, ProblemKind.RESULT, worth)
 
     def resign(self, entry: Entry, loser: int, points: int) -> None:
         """The loser gave up ``points`` before the game ended on the board."""
@@ -695,12 +830,8 @@ class _GameReplay:
             )
         ):
             if not self.unknown and (rest or not 1 <= level <= 3):
-                self.problem(
-                    entry,
-                    "result",
-                    f"{points} point{'s' if points != 1 else ''} is not a single game, gammon "
-                    f"or backgammon with the cube at {cube} (WBF 25): taken as written",
-                )
+                levels = Message("log-resignation-points", {"count": points, "cube": cube})
+                self.problem(entry, ProblemKind.RESULT, levels)
             outcome = Outcome.RESIGNATION
             if self.unknown and not rest and 1 <= level <= 3:
                 outcome = (Outcome.SINGLE, Outcome.GAMMON, Outcome.BACKGAMMON)[level - 1]
@@ -709,33 +840,37 @@ class _GameReplay:
         self.game.resign(Resignation(level), player=loser)
         self.game.accept_resignation()
 
-    def describe(self, result: GameResult) -> str:
-        outcome, cube = result.outcome, result.cube
-        if outcome is Outcome.DROP:
-            return f"the double was dropped with the cube at {cube} (WBF 23)"
-        if outcome is Outcome.RESIGNATION:
-            return f"the resignation gave up {result.points} with the cube at {cube}"
-        return f"the board shows a {outcome.value} with the cube at {cube} (WBF 25)"
+
+def _how(result: GameResult) -> Message:
+    """How a game ended, as the rules score it: "the double was dropped with the cube at 2"."""
+    outcome, cube = result.outcome, {"cube": result.cube}
+    if outcome is Outcome.DROP:
+        return Message("log-how-drop", cube)
+    if outcome is Outcome.RESIGNATION:
+        return Message("log-how-resignation", {"points": result.points, "cube": result.cube})
+    if outcome is Outcome.GAMMON:
+        return Message("log-how-gammon", cube)
+    if outcome is Outcome.BACKGAMMON:
+        return Message("log-how-backgammon", cube)
+    return Message("log-how-single", cube)
 
 
 def _why_illegal(
-    position: Position, dice: tuple[int, int], written: str, reason: str
-) -> tuple[str, str]:
-    """'dice' when the play fits another roll (the dice were written wrong), else the reason."""
+    position: Position, dice: tuple[int, int], written: str, reason: Message
+) -> tuple[ProblemKind, Message]:
+    """DICE when the play fits another roll (the dice were written wrong), else the reason."""
     try:
         net = written_result(position, parse_moves(written))
     except RulesError:
-        return "illegal-play", reason
+        return ProblemKind.ILLEGAL_PLAY, reason
     if net in partial_results(position, dice):
-        return "illegal-play", reason  # the dice fit, but too little of them was played
+        return ProblemKind.ILLEGAL_PLAY, reason  # the dice fit, but too little of them was played
     wanted = tuple(sorted(dice, reverse=True))
     for roll in ROLLS:
         if roll != wanted and any(p.result[1] == net for p in legal_plays(position, roll)):
-            return (
-                "dice",
-                f"that is a play of {_roll(roll)}, not of the {_roll(dice)} written (WBF 15)",
-            )
-    return "illegal-play", reason
+            fits = Message("log-wrong-dice", {"played": _roll(roll), "written": _roll(dice)})
+            return ProblemKind.DICE, fits
+    return ProblemKind.ILLEGAL_PLAY, reason
 
 
 def _roll(dice: Sequence[int]) -> str:
@@ -794,6 +929,7 @@ def _cell(action: Action) -> Cell | None:
 __all__ = [
     "CubeAction",
     "Problem",
+    "ProblemKind",
     "Replay",
     "ReplayedGame",
     "replay_match",

@@ -5,7 +5,8 @@ import json
 import pytest
 
 from rules.matfile import format_mat, read_mat
-from rules.replay import replay_match, written_games
+from rules.messages import Message
+from rules.replay import ProblemKind, replay_match, written_games
 from tests.conftest import SHARED
 from tests.rules.helpers import random_match
 
@@ -324,3 +325,29 @@ def test_a_money_session_with_a_beaver():
     game = replay.games[0]
     assert (game.cube, game.winner, game.points, game.cube_summary) == (4, 1, 4, "2 beavered")
     assert replay.final_score == (0, 4) and replay.winner is None
+
+
+def test_a_problem_is_a_kind_and_a_message_with_the_engines_refusal_inside():
+    text = mat(((0, 0), [row(1, "", "41: 13/9 24/23"), row(2, "31: 8/5", "Wins 1 point")]))
+    problem = replay_match(read_mat(text)).problems[0]
+    assert problem.kind is ProblemKind.ILLEGAL_PLAY and problem.kind == "illegal-play"
+    assert str(problem.heading) == "illegal play"
+    note = problem.note
+    assert note.key == "log-illegal-play" and note.params["name"] == "Anna"
+    # the engine's refusal is a message inside the problem, not English pasted in
+    assert note.params["reason"] == Message(
+        "rule-cited", {"rule": "WBF 17", "reason": Message("both-dice")}
+    )
+    assert problem.message == str(note)
+    stored = json.loads(json.dumps(problem.as_dict()))
+    assert stored["kind"] == "illegal-play" and Message.from_dict(stored["note"]) == note
+
+
+def test_the_cube_story_is_a_list_of_messages():
+    replay = replay_match(read_mat(mat(((0, 0), ANNA_WINS_2), length=5)))
+    game = replay.games[0]
+    assert game.cube_note == Message(
+        "cube-story",
+        {"actions": (Message("cube-taken", {"cube": 2}), Message("cube-dropped", {"cube": 4}))},
+    )
+    assert game.cube_summary == "2 taken, 4 dropped"
