@@ -276,7 +276,8 @@ def check_result(context: GameContext, result: GameResult) -> None:
             )
             raise IllegalActionError(levels, rule="WBF 25")
     elif result.points != cube * result.outcome.multiplier:
-        raise IllegalActionError(_worth(result), rule="WBF 25")
+        worth = _worth(result)
+        raise IllegalActionError(worth, rule="WBF 25")
 
 
 def _worth(result: GameResult) -> Message:

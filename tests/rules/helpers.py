@@ -120,3 +120,63 @@ def random_match(seed: int, length: int, *, cube_rate: float = 0.08, resign_rate
         games.append(game)
         match = match.add(game.result)
     return match, games
+
+
+class StrictTranslator:
+    """A translator that knows the catalog's templates and nothing else.
+
+    Each template "translates" to itself in guillemets, so a test sees that the
+    translation was used; a text that is not a template raises KeyError, and so
+    (through ``%``) does a template whose parameter the message left out.
+    """
+
+    def __init__(self) -> None:
+        from rules.messages import CATALOG
+
+        self.singular: dict[str, str] = {}
+        self.plural: dict[tuple[str, str], tuple[str, str]] = {}
+        for template in CATALOG.values():
+            if isinstance(template, tuple):
+                self.plural[template] = (f"«{template[0]}»", f"«{template[1]}»")
+            else:
+                self.singular[template] = f"«{template}»"
+        self.used: set[str] = set()
+
+    def gettext(self, message: str) -> str:
+        translated = self.singular[message]
+        self.used.add(message)
+        return translated
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        forms = self.plural[(singular, plural)]
+        self.used.add(singular)
+        return forms[0] if n == 1 else forms[1]
+
+
+def mutated(data: bytes, seed: int, byte_edits: int, line_edits: int) -> bytes:
+    """A file with a few random bytes changed, dropped or added, and lines dropped or moved."""
+    import random
+
+    chooser = random.Random(seed)
+    edited = bytearray(data)
+    for _ in range(byte_edits):
+        at = chooser.randrange(len(edited))
+        choice = chooser.random()
+        if choice < 0.4:
+            edited[at] = chooser.randrange(256)
+        elif choice < 0.7:
+            del edited[at]
+        else:
+            edited.insert(at, chooser.choice(b"0123456789/*: ?\n\r\tabWinsDoubleTakes"))
+    lines = bytes(edited).split(b"\n")
+    for _ in range(line_edits):
+        at = chooser.randrange(len(lines))
+        action = chooser.choice(("drop", "repeat", "swap"))
+        if action == "drop":
+            del lines[at]
+        elif action == "repeat":
+            lines.insert(at, lines[at])
+        else:
+            other = chooser.randrange(len(lines))
+            lines[at], lines[other] = lines[other], lines[at]
+    return b"\n".join(lines)

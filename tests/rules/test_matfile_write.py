@@ -1,7 +1,6 @@
 """Writing .mat files in gnubg's layout, reading them back, and what gnubg makes of them."""
 
 import json
-import random
 import re
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from rules.errors import MatFileError
 from rules.matfile import EntryKind, WrittenGame, format_mat, read_mat
 from rules.replay import replay_match, written_games
 from tests.conftest import ROOT
-from tests.rules.helpers import random_match
+from tests.rules.helpers import StrictTranslator, mutated, random_match
 from tests.rules.test_replay import CORPUS, READING, as_gnubg_reads
 
 GNUBG = Path("/usr/games/gnubg")
@@ -103,37 +102,20 @@ CORPUS_TEXTS = {name: (CORPUS / name).read_bytes() for name in sorted(READING)}
     line_edits=st.integers(0, 3),
 )
 def test_mutated_corpus_files_never_crash_the_reader(name, seed, byte_edits, line_edits):
-    chooser = random.Random(seed)
-    data = bytearray(CORPUS_TEXTS[name])
-    for _ in range(byte_edits):
-        at = chooser.randrange(len(data))
-        choice = chooser.random()
-        if choice < 0.4:
-            data[at] = chooser.randrange(256)
-        elif choice < 0.7:
-            del data[at]
-        else:
-            data.insert(at, chooser.choice(b"0123456789/*: ?\n\r\tabWinsDoubleTakes"))
-    lines = bytes(data).split(b"\n")
-    for _ in range(line_edits):
-        at = chooser.randrange(len(lines))
-        action = chooser.choice(("drop", "repeat", "swap"))
-        if action == "drop":
-            del lines[at]
-        elif action == "repeat":
-            lines.insert(at, lines[at])
-        else:
-            other = chooser.randrange(len(lines))
-            lines[at], lines[other] = lines[other], lines[at]
-    mutated = b"\n".join(lines)
-    count = len(re.split(rb"\r\n|\r|\n", mutated))  # lines as an editor shows them
+    mutated_text = mutated(CORPUS_TEXTS[name], seed, byte_edits, line_edits)
+    count = len(re.split(rb"\r\n|\r|\n", mutated_text))  # lines as an editor shows them
     try:
-        replay = replay_match(read_mat(mutated))
+        replay = replay_match(read_mat(mutated_text))
     except MatFileError as error:
         assert 1 <= error.line <= count and str(error).startswith(f"line {error.line}: ")
+        assert error.sentence(StrictTranslator()).startswith("«")
         return
+    strict = StrictTranslator()
     for problem in replay.problems:
         assert 1 <= problem.line <= count and problem.message and problem.kind
+        assert problem.note.render(strict) and problem.heading.render(strict)
+    for game in replay.games:
+        game.cube_note.render(strict)
 
 
 def test_gnubgs_reading_of_what_we_write_is_the_replay(tmp_path):

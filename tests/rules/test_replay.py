@@ -8,7 +8,7 @@ from rules.matfile import format_mat, read_mat
 from rules.messages import Message
 from rules.replay import ProblemKind, replay_match, written_games
 from tests.conftest import SHARED
-from tests.rules.helpers import random_match
+from tests.rules.helpers import StrictTranslator, random_match
 
 CORPUS = SHARED / "corpus" / "mat"
 READING = json.loads((CORPUS / "gnubg-reading.json").read_text(encoding="utf-8"))
@@ -120,6 +120,9 @@ ANNA_WINS_2 = [
 
 def problems(text):
     replay = replay_match(read_mat(text))
+    strict = StrictTranslator()
+    for problem in replay.problems:  # every problem renders, with every parameter it needs
+        assert problem.note.render(strict).startswith("«")
     return replay, [(p.line, p.game, p.kind) for p in replay.problems]
 
 
@@ -351,3 +354,69 @@ def test_the_cube_story_is_a_list_of_messages():
         {"actions": (Message("cube-taken", {"cube": 2}), Message("cube-dropped", {"cube": 4}))},
     )
     assert game.cube_summary == "2 taken, 4 dropped"
+
+
+ROLLS_THEN_WINS = [row(1, "31: 8/5 6/5", " Doubles => 2"), row(2, " Drops"), wins(1, 1)]
+
+
+@pytest.mark.parametrize(
+    "text, needle, kind, key, words",
+    [
+        (
+            mat(((0, 0), ANNA_WINS_2), length=4),
+            "4 point match",
+            "length",
+            "log-even-length",
+            "a 4-point match: a match is played to an odd number of points (WBF 3)",
+        ),
+        (
+            mat(((0, 0), [row(1, "", "41: ???"), row(2, "31: 8/5 6/5"), wins(0, 1)])),
+            "???",
+            "unknown-play",
+            "log-unknown-play",
+            "Bruno's play of 4-1 is not recorded ('???')",
+        ),
+        (
+            mat(
+                ((0, 0), [row(1, " Doubles => 2", " Takes"), row(2, "31: 8/5 6/5", "Wins 1 point")])
+            ),
+            "Doubles",
+            "cube-turn",
+            "log-annulled",
+            "Anna doubles before the opening roll (WBF 23)",
+        ),
+        (
+            mat(((0, 0), [row(1, "", "41: 13/9 24/23"), row(2, "", " Doubles => 2"), wins(1, 1)])),
+            "Doubles",
+            "cube-turn",
+            "log-annulled",
+            "Bruno doubles out of turn",
+        ),
+        (
+            mat(((0, 0), [*ROLLS_THEN_WINS, row(3, " Beavers => 4")]), length=0),
+            "Beavers",
+            "after-end",
+            "log-beaver-after-end",
+            "Anna beavers after game 1 ended",
+        ),
+        (
+            mat(((0, 0), [row(1, "31: 8/5 6/5", " Beavers => 4"), wins(1, 1)]), length=0),
+            "Beavers",
+            "no-double",
+            "log-beaver-not-offered",
+            "Bruno beavers, but no double was offered to them (WBF 23)",
+        ),
+        (
+            mat(((0, 0), [*ROLLS_THEN_WINS, row(3, "", " Losses 1 point")])),
+            "Losses",
+            "after-end",
+            "log-resign-after-end",
+            "Bruno resigns after game 1 ended",
+        ),
+    ],
+)
+def test_each_kind_of_problem_at_its_line_in_words(text, needle, kind, key, words):
+    replay, found = problems(text)
+    first = replay.problems[0]
+    assert (found[0][0], first.kind, first.note.key) == (line_of(text, needle), kind, key)
+    assert words in first.message
