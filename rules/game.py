@@ -304,6 +304,7 @@ class Game:
                 raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
             chosen: Play | None = play
         else:
+            assert self.dice is not None  # in the MOVE phase the dice are always rolled
             try:
                 chosen = resolve_play(self.position, self.dice, play, plays=self._legal)
             except IllegalPlayError as error:
@@ -465,6 +466,7 @@ class Game:
             )
 
     def _start_move(self) -> None:
+        assert self.dice is not None  # called once the dice are rolled
         self.phase = Phase.MOVE
         self._legal = self.position.legal_plays(self.dice)
 

@@ -47,6 +47,10 @@ _DELTA = [[0] * NIBBLES] + [
 ]
 
 
+# Plays found by a search: resulting key -> the first path reaching it (order flag, sources...)
+Found = dict[int, tuple[int, ...]]
+
+
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """Two dice as integers 1-6, or :class:`InvalidDiceError`."""
     if len(dice) != 2:
@@ -154,7 +158,9 @@ def _occupied(mine: int) -> list[int]:
     return points
 
 
-def _single_steps(mine: int, ge2: int, blot: int, die: int, occupied: list[int]) -> list:
+def _single_steps(
+    mine: int, ge2: int, blot: int, die: int, occupied: list[int]
+) -> list[tuple[int, int, int]]:
     """(source, delta, hit flag) of every one-checker move of ``die`` on the board, no bear-off."""
     delta = _DELTA[die]
     return [
@@ -164,7 +170,7 @@ def _single_steps(mine: int, ge2: int, blot: int, die: int, occupied: list[int])
     ]
 
 
-def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
+def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     """Two different dice, nothing on the bar, and no bear-off possible within the turn.
 
     Here every step's legality depends only on the starting board, so a play of
@@ -208,14 +214,14 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
     return _firsts(mine, steps_b, 1)
 
 
-def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> dict:
+def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> Found:
     found: dict[int, tuple[int, ...]] = {}
     for s, d, h in steps:
         found.setdefault((mine + d) | h, (flag, s))
     return found
 
 
-def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
+def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     """Two different dice, nothing on the bar, at most one checker outside: bear-off in reach.
 
     The search of :func:`_general` without its recursion: each order of the dice,
@@ -255,7 +261,7 @@ def _step(key: int, ge2: int, blot: int, s: int, die: int) -> int:
     return key + _DELTA[die][s]
 
 
-def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
+def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     """Two different dice with checkers on the bar: enter first (WBF 20-21)."""
     entered = {}
     for flag, x in ((0, a), (1, b)):
@@ -286,7 +292,7 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> dict:
     return found or _best_single(singles)
 
 
-def _best_single(singles: list) -> dict:
+def _best_single(singles: list[tuple[int, int, int, int]]) -> Found:
     """Only one die can be played: the higher one when it can be (WBF 17)."""
     if not singles:
         return {}
@@ -395,7 +401,9 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
     return [(key, prefix)] if base else []
 
 
-def _doubles_on_board(key: int, movable: list) -> list[tuple[int, tuple[int, ...]]]:
+def _doubles_on_board(
+    key: int, movable: list[tuple[int, int, int, bool]]
+) -> list[tuple[int, tuple[int, ...]]]:
     """The common double: nothing on the bar and no checker can bear off this turn.
 
     Then a step is legal whenever its source holds a checker, so the fourth move
@@ -455,7 +463,7 @@ def partial_results(position: Position, dice: Sequence[int]) -> dict[int, int]:
     return {key & _SIDE: len(path) - 1 for key, path in found.items()}
 
 
-def _general(mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False) -> dict:
+def _general(mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False) -> Found:
     """Any position, every rule checked at each step: the reference the fast paths must match.
 
     With ``every``, plays that stop early are kept too (for explaining refusals).
@@ -491,7 +499,7 @@ def _general(mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = Fa
         if key not in found:
             found[key] = path
 
-    def walk(key: int, order: tuple[int, ...], depth: int, top: int, path: tuple) -> bool:
+    def walk(key: int, order: tuple[int, ...], depth: int, top: int, path: tuple[int, ...]) -> bool:
         """Play order[depth:] from key; True when no further die could be played here."""
         if depth == len(order):
             return True

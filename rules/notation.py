@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
-from typing import NamedTuple
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from .messages import Message
@@ -34,7 +34,8 @@ _TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$", re.IGNORE
 _NO_PLAY = {"", "-", "cannot move", "can't move", "no move", "no legal move", "dance", "dances"}
 
 
-class WrittenMove(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class WrittenMove:
     """One checker's move as written: the points it touched, which were starred, how many times."""
 
     points: tuple[int, ...]

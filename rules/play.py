@@ -14,6 +14,11 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from .position import Position
 
+    # (position before, path, result, dice); path = (order flag, source, ...)
+    _Layout = tuple[Position, tuple[int, ...], Position, tuple[int, int]]
+else:
+    _Layout = tuple
+
 
 class Step(NamedTuple):
     """One checker moved by one die: from ``source`` to ``destination`` (0 = off, 25 = bar)."""
@@ -35,7 +40,7 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-class Play(tuple):
+class Play(_Layout):
     """One legal way to play a roll; equal plays are those with the same result.
 
     Built by :func:`rules.movegen.legal_plays`; ``steps`` and ``notation`` are
@@ -61,6 +66,7 @@ class Play(tuple):
         """The checker moves in the order played, one per die used."""
         position, path, dice = self[0], self[1], self[3]
         sources = path[1:]
+        order: tuple[int, ...]
         if dice[0] == dice[1]:
             order = (dice[0],) * 4
         elif path[0]:

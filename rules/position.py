@@ -26,9 +26,13 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .errors import InvalidPositionError, InvalidPositionIdError
 from .messages import Message
+
+if TYPE_CHECKING:
+    from .play import Play
 
 OFF = 0
 BAR = 25
@@ -116,7 +120,7 @@ def _place(index: int) -> Message:
     return Message("place-point", {"point": index})
 
 
-class Position(tuple):
+class Position(tuple[int, int]):
     """A board with the player on roll's checkers and the opponent's, immutable and hashable.
 
     Build one with :meth:`start`, :meth:`from_counts` or :meth:`from_id`.
@@ -239,11 +243,11 @@ class Position(tuple):
                     side, index = side + 1, 1
             bits >>= 1
         opponent, on_roll = sides
-        for counts, side in ((on_roll, _ON_ROLL), (opponent, _OPPONENT)):
+        for counts, who in ((on_roll, _ON_ROLL), (opponent, _OPPONENT)):
             on_board = sum(counts)
             if on_board > CHECKERS:
                 raise InvalidPositionIdError(
-                    Message("position-id-checkers", {"text": repr(text), "side": side})
+                    Message("position-id-checkers", {"text": repr(text), "side": who})
                 )
             counts[OFF] = CHECKERS - on_board
         try:
@@ -255,7 +259,7 @@ class Position(tuple):
 
     # --- plays ---------------------------------------------------------------
 
-    def legal_plays(self, dice: Sequence[int]) -> tuple:
+    def legal_plays(self, dice: Sequence[int]) -> tuple[Play, ...]:
         """Every legal play of these dice, one per distinct resulting position (WBF 15-22)."""
         from .movegen import legal_plays
 

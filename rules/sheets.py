@@ -44,8 +44,8 @@ def sheet_ruling(sheet_0: Score | None, sheet_1: Score | None) -> SheetRuling:
         side = 0 if sheet_1 is None else 1
         return SheetRuling(side, sheet_0 if side == 0 else sheet_1, "only-one")
     if tuple(sheet_0) == tuple(sheet_1):
-        return SheetRuling(None, tuple(sheet_0), "agree")
-    trailing = {_trailer(sheet_0), _trailer(sheet_1)} - {None}
+        return SheetRuling(None, (sheet_0[0], sheet_0[1]), "agree")
+    trailing = {side for side in (_trailer(sheet_0), _trailer(sheet_1)) if side is not None}
     if len(trailing) == 1:
         side = trailing.pop()
         return SheetRuling(side, sheet_0 if side == 0 else sheet_1, "trailing")

@@ -34,6 +34,9 @@ from .notation import _Board
 from .play import Play, Step, point_name
 from .position import BAR, OFF, Position, pack
 
+# _completes' memory: (mover's counts, opponent's counts, dice left) -> whether a play is reachable
+_Memo = dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], bool]
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -106,7 +109,7 @@ class Turn:
             return ()
         targets = {play.result for play in self.plays}
         seen: set[tuple[int, int]] = set()
-        memo: dict = {}
+        memo: _Memo = {}
         found = []
         for source in range(BAR, OFF, -1):
             if not mine[source]:
@@ -161,7 +164,9 @@ class Turn:
         return Turn(self.position, self.dice, self.moves[:-1], self._plays)
 
 
-def _try(mine: list[int], theirs: list[int], source: int, die: int):
+def _try(
+    mine: list[int], theirs: list[int], source: int, die: int
+) -> tuple[Step, list[int], list[int]] | None:
     """One checker moved by one die if the rules allow that single step, with the boards after."""
     if mine[BAR] and source != BAR:
         return None
@@ -188,7 +193,7 @@ def _completes(
     theirs: list[int],
     left: tuple[int, ...],
     targets: set[Position],
-    memo: dict,
+    memo: _Memo,
 ) -> bool:
     """Whether some way of playing the dice ``left`` ends in one of the legal plays."""
     key = (tuple(mine), tuple(theirs), left)
