@@ -8,6 +8,8 @@ of it) produces renders through a translator that knows only the catalog.
 
 import ast
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -218,3 +220,29 @@ def test_refusals_with_parameters_built_at_run_time_render():
     with pytest.raises(IllegalActionError) as single:
         check_result(crawford, GameResult(winner=0, points=2, outcome=Outcome.SINGLE, cube=1))
     assert single.value.reason == "a single with the cube at 1 is worth 1 point, not 2"
+
+
+XGETTEXT = shutil.which("xgettext")
+
+
+@pytest.mark.skipif(XGETTEXT is None, reason="gettext's xgettext is not installed")
+def test_xgettext_finds_every_template(tmp_path):
+    """What the site's makemessages will run, with the keywords gettext_noop, ngettext_noop:1,2."""
+    out = tmp_path / "rules.po"
+    subprocess.run(
+        [
+            XGETTEXT,
+            "--language=Python",
+            "--keyword=gettext_noop",
+            "--keyword=ngettext_noop:1,2",
+            "--from-code=UTF-8",
+            "--no-wrap",
+            "-o",
+            str(out),
+            str(RULES / "messages.py"),
+        ],
+        check=True,
+    )
+    entries = re.findall(r'^msgid "(.*)"\n(?:msgid_plural "(.*)"\n)?', out.read_text(), re.M)
+    found = {(msgid, plural) if plural else msgid for msgid, plural in entries if msgid}
+    assert found == set(CATALOG.values())  # no template has a quote or a backslash to escape
