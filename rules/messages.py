@@ -112,8 +112,8 @@ class Message:
     def render(self, translate: Translator = ENGLISH) -> str:
         """The message in ``translate``'s language; English without one.
 
-        A template or parameter that is missing raises KeyError: the catalog
-        and the code that builds messages are tested to agree (tests/rules/test_messages.py).
+        A template or parameter that is missing raises KeyError: the catalog and
+        the code that builds messages are tested to agree (test_message_catalog.py).
         """
         template = CATALOG[self.key]
         values = {name: _render(value, translate) for name, value in self.params.items()}
@@ -183,7 +183,9 @@ def _decode(value: object) -> Param:
     if isinstance(value, Mapping):
         return Message.from_dict(value)
     if isinstance(value, list | tuple):
-        return tuple(Message.from_dict(item) for item in value if isinstance(item, Mapping))
+        if not all(isinstance(item, Mapping) for item in value):
+            raise ValueError(f"not a list of messages: {value!r}")
+        return tuple(Message.from_dict(item) for item in value)
     if isinstance(value, str | int) and not isinstance(value, bool):
         return value
     raise ValueError(f"not a message parameter: {value!r}")

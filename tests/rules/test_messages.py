@@ -149,7 +149,14 @@ def test_any_message_survives_a_trip_through_json(message):
 
 
 @pytest.mark.parametrize(
-    "data", [{}, {"key": 3}, {"key": "held-point", "params": {"point": 1.5}}, {"params": {}}]
+    "data",
+    [
+        {},
+        {"key": 3},
+        {"params": {}},
+        {"key": "held-point", "params": {"point": 1.5}},
+        {"key": "cube-story", "params": {"actions": [{"key": "cube-taken"}, 2]}},
+    ],
 )
 def test_stored_data_that_is_not_a_message_is_refused(data):
     with pytest.raises(ValueError):
