@@ -52,8 +52,19 @@ class RulesError(ValueError):
     def sentence(self, translate: Translator = ENGLISH) -> str:
         """The message as a sentence for a director, in ``translate``'s language, the rule last.
 
-        >>> RulesError(Message("crawford-double", {"number": 4}), rule="WBF 24").sentence()
+        >>> error = RulesError(Message("crawford-double", {"number": 4}), rule="WBF 24")
+        >>> error.sentence()
         'Game 4 is the Crawford game: no doubling (WBF 24).'
+        >>> class Italian:  # the site passes django.utils.translation
+        ...     def gettext(self, text):
+        ...         return {
+        ...             "game %(number)s is the Crawford game: no doubling":
+        ...                 "la partita %(number)s è la Crawford: nessun raddoppio",
+        ...         }.get(text, text)
+        ...     def ngettext(self, singular, plural, n):
+        ...         return singular if n == 1 else plural
+        >>> error.sentence(Italian())
+        'La partita 4 è la Crawford: nessun raddoppio (WBF 24).'
         """
         text = self.message.render(translate)
         text = text[:1].upper() + text[1:]
