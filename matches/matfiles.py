@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from club.policy import can_change_match, match_scope, require
+from club.words import sentence
 from rules.errors import MatFileError
 from rules.matfile import GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
 from rules.replay import Replay, replay_match, written_games
@@ -82,7 +83,7 @@ def mat_read(*, text: str) -> MatchRecord:
     except MatFileError as error:
         raise ValidationError(
             _("This is not a match file we can read: line %(line)s: %(reason)s")
-            % {"line": error.line, "reason": error.plain}
+            % {"line": error.line, "reason": sentence(error)}
         ) from error
 
 

@@ -22,11 +22,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from club.audit import audit_record, audit_sentence
 from club.models import AuditEntry, Player
 from club.policy import can_change_match, can_create, match_scope, require
+from club.words import sentence
 from rules.errors import RulesError
 from rules.match import GameResult, Outcome, check_match_length, checked_match, score_possible
 from rules.match import Match as RulesMatch
@@ -47,7 +47,7 @@ def length_checked(length: int) -> int:
     try:
         checked = check_match_length(length)
     except RulesError as error:
-        raise ValidationError(plain(error)) from error
+        raise ValidationError(sentence(error)) from error
     if checked > MAX_LENGTH:
         raise ValidationError(
             _("A match is at most %(most)s points long, not %(length)s.")
@@ -475,27 +475,11 @@ def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> G
         raise ValidationError(str(error)) from error
 
 
-# The rules' refusals a director meets, in the site's languages (rules/ speaks English only).
-RULES_MESSAGES = {
-    "crawford-double": gettext_lazy("Game %(number)s is the Crawford game: no doubling (WBF 24)."),
-    "match-over": gettext_lazy("The match is over: won %(a)s-%(b)s (WBF 3)."),
-    "odd-length": gettext_lazy(
-        "A match is played to an odd number of points, not %(length)s (WBF 3)."
-    ),
-}
-
-
-def plain(error: RulesError) -> str:
-    """A rules error as the director reads it, in their language when it is one we know."""
-    template = RULES_MESSAGES.get(error.key or "")
-    return str(template) % error.params if template is not None else error.plain
-
-
 def _checked(match: Match, results: list[GameResult]) -> RulesMatch:
     try:
         return checked_match(match.length, results)
     except RulesError as error:
-        raise ValidationError(plain(error)) from error
+        raise ValidationError(sentence(error)) from error
 
 
 def game_facts(game: Game, derived: RulesMatch) -> dict[str, object]:

@@ -77,7 +77,7 @@ class Action:
     steps: tuple[Step, ...] | None = None  # a legal play's checker moves, in the order played
     resignation: Resignation | None = None
     illegal: str | None = None  # why a play accepted as played was illegal (WBF 14)
-    note: str | None = None
+    note: Message | None = None  # what the log says beside the action
     position: Position | None = None  # after the action, from the side of the player on roll
     state: MatchState | None = None  # after the action
     # ``illegal`` as a message with its rule, to render in any language (the engine's log only)
@@ -260,9 +260,7 @@ class Game:
         self._require(Phase.OPENING, Message("not-now-opening-roll"))
         first, second = check_dice(dice if dice is not None else self.dice_source.roll())
         if first == second:
-            self._log(
-                Act.OPENING_ROLL, 0, dice=(first, second), note="equal dice: roll again (WBF 12)"
-            )
+            self._log(Act.OPENING_ROLL, 0, dice=(first, second), note=Message("note-opening-again"))
             return
         self.turn = 0 if first > second else 1
         self.dice = (first, second) if self.turn == 0 else (second, first)
@@ -288,7 +286,7 @@ class Game:
         self._require(Phase.OPENING, Message("not-now-start"))
         self.turn = player
         self.phase = Phase.ROLL
-        self._log(Act.OPENING_ROLL, player, note="no opening roll: this player starts")
+        self._log(Act.OPENING_ROLL, player, note=Message("note-no-opening"))
 
     def play(self, play: Play | str, *, accept_illegal: bool = False) -> Play | None:
         """Make a play: a :class:`Play` from :attr:`legal_plays`, or notation.
@@ -340,7 +338,7 @@ class Game:
             raise refusal
         self.phase = Phase.DOUBLED
         self.offered_by = self.turn
-        self._log(Act.DOUBLE, self.turn, note=f"offers the cube at {self.cube * 2}")
+        self._log(Act.DOUBLE, self.turn, note=Message("note-offers", {"cube": self.cube * 2}))
 
     def take(self) -> None:
         """Accept the double: the cube doubles and the taker owns it (WBF 23)."""
@@ -355,7 +353,7 @@ class Game:
         self._end(
             GameResult(winner=self.turn, points=self.cube, outcome=Outcome.DROP, cube=self.cube)
         )
-        self._log(Act.DROP, dropper, note=f"{self.cube} point(s) to the doubler")
+        self._log(Act.DROP, dropper, note=Message("note-to-doubler", {"count": self.cube}))
 
     def beaver(self) -> None:
         """Money play with beavers (Galore 2.8): take and at once redouble, keeping the cube."""
@@ -373,7 +371,7 @@ class Game:
         self.cube_owner = taker
         self.phase = Phase.ROLL
         self.offered_by = None
-        self._log(act, taker, note=f"cube at {self.cube}")
+        self._log(act, taker, note=Message("note-cube", {"cube": self.cube}))
 
     def _beaver_allowed(self) -> bool:
         rules = self.context.rules
@@ -475,9 +473,7 @@ class Game:
             mover = self.turn
             dice = self.dice
             self._finish_turn(self.position.swap())
-            self._log(
-                Act.NO_PLAY, mover, dice=dice, note="no legal play: the turn is lost (WBF 17)"
-            )
+            self._log(Act.NO_PLAY, mover, dice=dice, note=Message("note-no-play"))
 
     def _finish_turn(self, after: Position) -> None:
         self._played_dice = self.dice

@@ -544,6 +544,15 @@ CATALOG: Final[Mapping[str, Template]] = {
     "log-how-backgammon": gettext_noop(
         "the board shows a backgammon with the cube at %(cube)s (WBF 25)"
     ),
+    # what the engine's log says of an action, beside it on a game's log page
+    "note-opening-again": gettext_noop("equal dice: roll again (WBF 12)"),
+    "note-no-opening": gettext_noop("no opening roll: this player starts"),
+    "note-offers": gettext_noop("offers the cube at %(cube)s"),
+    "note-to-doubler": ngettext_noop(
+        "%(count)s point to the doubler", "%(count)s points to the doubler"
+    ),
+    "note-cube": gettext_noop("cube at %(cube)s"),
+    "note-no-play": gettext_noop("no legal play: the turn is lost (WBF 17)"),
     # --- a game's cube actions in a few words: "2 taken, 4 dropped"
     # Translators: the list of a game's cube actions, e.g. "2 taken, 4 dropped"
     "cube-story": gettext_noop("%(actions)s"),

@@ -19,6 +19,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from club.policy import board_sides, can_type_dice
+from club.words import sentence
 from rules.dice import SecureDice, SeededDice
 from rules.errors import RulesError
 from rules.game import Act, Action, Game, Phase
@@ -28,7 +29,7 @@ from rules.turn import Turn
 
 from ..models import BoardAction, BoardGame, Match
 from ..selectors import match_score_sheet
-from ..services import game_record, match_audit_record, match_begin, plain, result_facts
+from ..services import game_record, match_audit_record, match_begin, result_facts
 
 
 class BoardChanged(ValidationError):
@@ -221,7 +222,7 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
                 "reject": game.reject_resignation,
             }[action]()
     except RulesError as error:
-        raise ValidationError(plain(error)) from error
+        raise ValidationError(sentence(error)) from error
     if action not in ("move", "undo"):
         pending = ()
     _save(board_game, game.log[logged:], logged, user)

@@ -202,7 +202,7 @@ def test_a_dance_is_logged_and_the_turn_passes():
     game.position = board({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}, {6: 5, 8: 3, 13: 5, 24: 2})
     game.phase = Phase.ROLL
     game.roll()
-    assert game.log[-1].act is Act.NO_PLAY and "WBF 17" in game.log[-1].note
+    assert game.log[-1].act is Act.NO_PLAY and "WBF 17" in str(game.log[-1].note)
     assert game.turn == 1 and game.phase is Phase.ROLL
 
 
