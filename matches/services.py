@@ -282,10 +282,11 @@ def match_record_final_score(
             raise ValidationError(
                 _("This match has its games recorded: its score comes from them.")
             )
-        if locked.board_games.exists():
+        if locked.board_games.filter(actions__isnull=False).exists():
             raise ValidationError(
                 _("A game of this match is being played on the site's board: finish it there.")
             )
+        locked.board_games.all().delete()  # opened, never rolled: not a beginning
         score = (score_a, score_b)
         if not score_possible(locked.length, score) or max(score) != locked.length:
             raise ValidationError(
@@ -324,10 +325,11 @@ def match_walkover(*, match: Match, winner: int, user: Any, version: int | None 
     if winner not in (0, 1):
         raise ValidationError(_("Choose the winner."))
     with _result_write(match, user=user, version=version) as locked:
-        if locked.games.exists() or locked.board_games.exists():
+        if locked.games.exists() or locked.board_games.filter(actions__isnull=False).exists():
             raise ValidationError(
                 _("This match has been played (its games are recorded): it cannot be a walkover.")
             )
+        locked.board_games.all().delete()  # opened, never rolled: not a beginning
         if locked.status == Match.Status.WALKOVER and locked.walkover_winner == winner:
             raise ValidationError(
                 _("This walkover to %(name)s is already recorded.")
