@@ -103,12 +103,13 @@ def match_audit_record(
     subject: Any = None,
     dispute: Any = None,
 ) -> AuditEntry:
-    """An audit entry about a match (or something of it: a game, a board, a dispute)."""
+    """An audit entry about a match (or something of it: a game, a board, a dispute); it names
+    the match's players, for the pages that list it among other matches' changes."""
     return audit_record(
         user=user,
         code=code,
         subject=subject if subject is not None else match,
-        params=params,
+        params={"match": f"{match.player_a.name} – {match.player_b.name}", **(params or {})},
         before=before,
         after=after,
         match_id=match.pk,

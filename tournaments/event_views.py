@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -87,8 +88,11 @@ CHANGES_SHOWN = 30
 def tournament_changes(request, pk: int):
     """Every change made to the tournament, its events, entries and matches, newest first."""
     found = get_object_or_404(Tournament, pk=pk)
-    changes = audit_for_tournament(tournament_id=found.pk)
-    return render(request, "tournament_changes.html", {"tournament": found, "changes": changes})
+    page = Paginator(audit_for_tournament(tournament_id=found.pk), 200).get_page(
+        request.GET.get("page")
+    )
+    context = {"tournament": found, "changes": page, "page": page}
+    return render(request, "tournament_changes.html", context)
 
 
 @sign_in_required

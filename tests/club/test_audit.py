@@ -85,6 +85,12 @@ def test_a_tournament_s_whole_life_is_in_its_audit_trail(director, field, finish
     assert "director paired round 2 of Swiss:" in page
     assert "director cut Swiss to the top 2 players" in page
     assert "director withdrew" in page and "{" not in page.split("<main>")[1]
+    # a match's change among the tournament's others names the match, with a link to it
+    first = swiss.places.order_by("pk").first().match
+    assert (
+        f'<a href="/matches/{first.pk}/">{first.player_a.name} – {first.player_b.name}</a>: '
+        "director recorded the final score 3–0." in page
+    )
 
 
 def test_players_and_disputes_are_audited(director, anna, match5, record):
