@@ -54,7 +54,9 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
     if unknown:
         raise TypeError(f"not a player's detail: {', '.join(sorted(unknown))}")
     with transaction.atomic():
-        locked = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+        locked = (
+            Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
+        )
         before = _facts(locked)
         for field in PLAYER_FIELDS:
             if field in changes:

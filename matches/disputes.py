@@ -146,7 +146,11 @@ def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
     """Each player's score sheet as they show it (either may have kept none)."""
     require(can_change_match(user, dispute.match))
     with transaction.atomic():
-        locked = Dispute.objects.select_for_update().select_related("match").get(pk=dispute.pk)
+        locked = (
+            Dispute.objects.select_for_update(of=("self",))
+            .select_related("match")
+            .get(pk=dispute.pk)
+        )
         if locked.decided_at is not None:
             raise ValidationError(_("This dispute is decided."))
         before = {"sheets": [locked.sheet(0), locked.sheet(1)]}

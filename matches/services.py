@@ -130,7 +130,9 @@ def _result_write(
     if not board:
         require(can_change_match(user, match))
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("player_a", "player_b")
+        locked = Match.objects.select_for_update(of=("self",)).select_related(
+            "player_a", "player_b"
+        )
         locked = locked.get(pk=match.pk)
         if version is not None and version != locked.version:
             raise SheetChanged(_changed_message(locked))
@@ -368,7 +370,9 @@ def match_players_change(
     if not placed:
         require(can_change_match(user, match))
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("player_a", "player_b")
+        locked = Match.objects.select_for_update(of=("self",)).select_related(
+            "player_a", "player_b"
+        )
         locked = locked.get(pk=match.pk)
         _unbegun(locked)
         before = {"a": locked.player_a.name, "b": locked.player_b.name, **result_facts_of(locked)}
@@ -392,7 +396,9 @@ def match_delete(*, match: Match, user: Any, placed: bool = False) -> None:
     if not placed:
         require(can_change_match(user, match))
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("player_a", "player_b")
+        locked = Match.objects.select_for_update(of=("self",)).select_related(
+            "player_a", "player_b"
+        )
         locked = locked.get(pk=match.pk)
         _unbegun(locked)
         match_audit_record(

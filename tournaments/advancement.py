@@ -134,7 +134,9 @@ def event_advance(*, event: Event, cause: Match | None = None, user: Any = SYSTE
     """
     # one result at a time per event: a director finishing M1-2 while another finishes M1-1
     # waits here, then reads both results and makes M2-1 (without the lock neither would)
-    event = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+    event = (
+        Event.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=event.pk)
+    )
     entries = list(event_entries(event=event))
     knockout = event_knockout(event=event, entries=entries)
     if knockout is None:

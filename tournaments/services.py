@@ -212,7 +212,7 @@ def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
         locked = (
-            Entry.objects.select_for_update()
+            Entry.objects.select_for_update(of=("self",))
             .select_related("event__tournament", "player")
             .get(pk=entry.pk)
         )
@@ -235,7 +235,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
         locked = (
-            Entry.objects.select_for_update()
+            Entry.objects.select_for_update(of=("self",))
             .select_related("event__tournament", "player")
             .get(pk=entry.pk)
         )

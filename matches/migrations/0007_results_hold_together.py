@@ -1,10 +1,10 @@
-"""A match no longer knows its tournament (tournaments.Place does); a result's fields can no
-longer contradict each other (constraints); results are protected from deletion; a version
-number guards corrections; the director may allow dice rolled at the table."""
+"""A match no longer knows its tournament (tournaments.Place does); a version number guards
+corrections; the director may allow dice rolled at the table; results that contradict
+themselves are put right and dispute decisions become codes, before 0008 adds the
+constraints (a migration of its own: PostgreSQL alters no table with changes pending)."""
 
 import re
 
-import django.db.models.deletion
 from django.db import migrations, models
 from django.db.models import Q
 from django.utils import timezone
@@ -61,7 +61,6 @@ class Migration(migrations.Migration):
                 default=False, verbose_name="players may enter dice rolled at the table"
             ),
         ),
-        migrations.RunPython(repair, migrations.RunPython.noop, elidable=False),
         migrations.AddField(
             model_name="dispute",
             name="corrected",
@@ -69,74 +68,7 @@ class Migration(migrations.Migration):
                 default=0, verbose_name="games corrected or added"
             ),
         ),
+        # the data last: PostgreSQL alters no table with changes still pending
+        migrations.RunPython(repair, migrations.RunPython.noop, elidable=False),
         migrations.RunPython(decisions, migrations.RunPython.noop, elidable=False),
-        migrations.AlterField(
-            model_name="dispute",
-            name="decision",
-            field=models.CharField(
-                blank=True,
-                choices=[("log", "the log stands")],
-                max_length=300,
-                verbose_name="decision",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="match",
-            constraint=models.CheckConstraint(
-                condition=Q(status="walkover", walkover_winner__isnull=False)
-                | (~Q(status="walkover") & Q(walkover_winner__isnull=True)),
-                name="match_walkover_has_a_winner",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="match",
-            constraint=models.CheckConstraint(
-                condition=Q(final_score_a__isnull=True) | Q(status="finished"),
-                name="match_final_score_only_when_finished",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="match",
-            constraint=models.CheckConstraint(
-                condition=Q(final_score_a__isnull=True)
-                | Q(final_score_a=models.F("length"), final_score_b__lt=models.F("length"))
-                | Q(final_score_b=models.F("length"), final_score_a__lt=models.F("length")),
-                name="match_final_score_reaches_the_length_once",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="match",
-            constraint=models.CheckConstraint(
-                condition=Q(status="finished", finished_at__isnull=False)
-                | (~Q(status="finished") & Q(finished_at__isnull=True)),
-                name="match_finished_when_it_has_a_time",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="game",
-            name="match",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="games",
-                to="matches.match",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="boardgame",
-            name="match",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="board_games",
-                to="matches.match",
-            ),
-        ),
-        migrations.AlterField(
-            model_name="dispute",
-            name="match",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="disputes",
-                to="matches.match",
-            ),
-        ),
     ]

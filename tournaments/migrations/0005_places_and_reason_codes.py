@@ -127,14 +127,4 @@ class Migration(migrations.Migration):
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.RunPython(forwards, migrations.RunPython.noop, elidable=False),
-        migrations.RemoveField(model_name="bye", name="reason"),
-        migrations.AlterField(
-            model_name="ratingchange",
-            name="match",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="+",
-                to="matches.match",
-            ),
-        ),
     ]
