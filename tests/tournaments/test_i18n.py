@@ -13,7 +13,7 @@ def test_italian_from_the_browsers_language(client, match5, record):
     record(match5, 0, cube=4)
     page = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert '<html lang="it">' in page
-    assert "La partita 2 è la partita Crawford: niente raddoppi (WBF 24)." in page
+    assert "Il gioco 2 è il gioco Crawford: niente raddoppi (WBF 24)." in page
     assert "Foglio segnapunti" in page and "Giocatori" in page
 
 
@@ -42,7 +42,7 @@ def test_an_italian_director_reads_the_rules_refusal_in_italian(director_client,
         HTTP_ACCEPT_LANGUAGE="it",
     )
     assert response.status_code == 400
-    assert "La partita 2 è la partita Crawford: niente raddoppi (WBF 24)." in (
+    assert "Il gioco 2 è il gioco Crawford: niente raddoppi (WBF 24)." in (
         response.content.decode()
     )
 

@@ -209,7 +209,7 @@ def test_the_board_speaks_italian(director_client, started):
     page = director_client.get(reverse("board", args=[started.pk])).content.decode()
     assert "Tavoliere dal lato di Anna Rossi" in page
     assert "Punta 6: 5 pedine di Anna Rossi" in page and "Conferma" not in page
-    assert "Tocca a Anna Rossi giocare 3-1." in page
+    assert "Anna Rossi deve giocare 3-1." in page
 
 
 CRAWFORD_DOUBLE = """ 3 point match
