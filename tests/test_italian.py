@@ -1,0 +1,449 @@
+"""Italian everywhere: the engine's catalogue, problem kinds, pairing reasons and audit sentences
+render in Italian, with the words of locale/it/GLOSSARY.md (partita for a match, gioco for a game).
+
+Each test reads the compiled catalogue through Django, as a page does, so a missing, empty or
+stale translation shows as English coming back.
+"""
+
+import gettext as gnu_gettext
+import re
+
+import pytest
+from django.utils import translation
+
+from club.audit import _SENTENCES, audit_sentence
+from club.models import AuditEntry
+from rules.messages import CATALOG, Message
+from rules.replay import ProblemKind
+from tests.conftest import ROOT
+from tournaments.pairing.swiss import REASONS
+from tournaments.reasons import reason_text
+
+PO = ROOT / "locale/it/LC_MESSAGES/django.po"
+MO = ROOT / "locale/it/LC_MESSAGES/django.mo"
+PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])")
+
+# Templates with no words of their own: the Italian is the English, and that is right.
+WORDLESS = {
+    "list-separator": "a comma and a space join a list in Italian too",
+    "rule-cited": "'WBF 17: <reason>': the rule's name and the reason, already translated",
+    "hop": "'13/7: <reason>': notation and the reason, already translated",
+    "not-now": "'<refusal>: <waiting>': two messages, each translated on its own",
+    "cube-story": "the list of a game's cube actions, each translated on its own",
+    "cube-offered": "a double to this cube value, not answered: the number alone",
+}
+
+# Words an Italian sentence shares with the English on purpose: the game's loanwords, the rule
+# books' names, file and rating names (see GLOSSARY.md). Any other English word left in the
+# Italian is a word left untranslated. NAMES: the samples' own names, and IDs kept as they are.
+SHARED_WORDS = {
+    "backgammon",
+    "bar",
+    "beaver",
+    "buchholz",
+    "crawford",
+    "fibs",
+    "file",
+    "galore",
+    "gammon",
+    "log",
+    "off",
+    "pip",
+    "rating",
+    "wbf",
+    "xgid",
+}
+QUOTED = re.compile(r"“[^”]*”|(?<![A-Za-z])'[^']*'(?![A-Za-z])")  # a file's own text, as quoted
+NAMES = re.compile(
+    r"Anna Rossi|Bruno Bianchi|Carla Verdi|Dario Neri|Elena Gialli|Marco Bianchi|Principale|"
+    r"Svizzero – fase finale a 8|Svizzero|Open di Genova|Zenzero|Circolo di Napoli|Match ID|"
+    r"Position ID|--games|gnubg-legal\.jsonl|\.mat\b"
+)
+
+
+def words(text):
+    text = NAMES.sub(" ", PLACEHOLDER.sub(" ", QUOTED.sub(" ", text)))
+    return {word.lower() for word in re.findall(r"[A-Za-z]{3,}", text)} - SHARED_WORDS
+
+
+def english_left(english, said):
+    """The English words (three letters or more) still in the Italian: none, if translated."""
+    return words(english) & words(said)
+
+
+def forms(template):
+    return template if isinstance(template, tuple) else (template,)
+
+
+def wordless(template):
+    return all(not re.search(r"[A-Za-z]", PLACEHOLDER.sub("", form)) for form in forms(template))
+
+
+def italian(template):
+    """The template's Italian forms, through Django's catalogue: (singular,) or (one, many)."""
+    with translation.override("it"):
+        if isinstance(template, tuple):
+            return (
+                translation.ngettext(template[0], template[1], 1),
+                translation.ngettext(template[0], template[1], 2),
+            )
+        return (translation.gettext(template),)
+
+
+def po_entries():
+    """(msgid, msgid_plural, [msgstr...], flags) of each entry, the header left out."""
+    entries = []
+    for block in PO.read_text(encoding="utf-8").strip().split("\n\n")[1:]:
+        fields, flags, current = {}, set(), None
+        for line in block.splitlines():
+            if line.startswith("#,"):
+                flags |= {flag.strip() for flag in line[2:].split(",")}
+            elif line.startswith("#"):
+                continue
+            elif line.startswith('"'):
+                fields[current] += line[1:-1]
+            else:
+                current, _, value = line.partition(" ")
+                fields[current] = value[1:-1]
+        strings = [v for k, v in sorted(fields.items()) if k.startswith("msgstr")]
+        entries.append((fields["msgid"], fields.get("msgid_plural"), strings, flags))
+    return entries
+
+
+def unescape(text):
+    return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+# --- the rules engine's catalogue ----------------------------------------------------------
+
+
+def test_the_wordless_templates_are_exactly_those_listed():
+    """WORDLESS cannot hide a template with words: it is exactly what the catalog has."""
+    assert {key for key, template in CATALOG.items() if wordless(template)} == set(WORDLESS)
+
+
+@pytest.mark.parametrize("key", sorted(CATALOG))
+def test_every_engine_template_has_its_italian(key):
+    template = CATALOG[key]
+    english = forms(template)
+    for english_form, italian_form in zip(english, italian(template), strict=True):
+        assert set(PLACEHOLDER.findall(italian_form)) == set(PLACEHOLDER.findall(english_form)), (
+            f"{key}: the Italian {italian_form!r} changes the parameters of {english_form!r}"
+        )
+        if key in WORDLESS:
+            assert italian_form == english_form, f"{key}: {WORDLESS[key]}"
+        else:
+            assert italian_form != english_form, f"{key}: no Italian for {english_form!r}"
+            assert not english_left(english_form, italian_form), (key, italian_form)
+
+
+def test_a_plural_template_has_two_italian_forms():
+    """Italian says 1 punto and 2 punti: a plural entry renders differently for 1 and for 2."""
+    with translation.override("it"):
+        assert Message("points", {"count": 1}).render(translation) == "1 punto"
+        assert Message("points", {"count": 3}).render(translation) == "3 punti"
+        unfinished = Message("log-unfinished", {"a": 2, "b": 3, "count": 5}).render(translation)
+    assert unfinished == "la partita si ferma sul 2-3: nessuno ha raggiunto 5 punti (WBF 3)"
+
+
+def test_a_refusal_reads_in_italian_with_its_rule():
+    from rules.errors import RulesError
+
+    refusal = RulesError(
+        Message("hop", {"hop": "13/7", "reason": Message("held-point", {"point": 7})}),
+        rule="WBF 18",
+    )
+    with translation.override("it"):
+        sentence = refusal.sentence(translation)
+    assert sentence == "13/7: la punta 7 è occupata da due o più pedine avversarie (WBF 18)."
+
+
+def test_every_problem_kind_has_an_italian_title():
+    for kind in ProblemKind:
+        english = kind.heading.render()
+        with translation.override("it"):
+            title = kind.heading.render(translation)
+        assert title and title != english, kind
+        assert not english_left(english, title), (kind, title)
+
+
+# --- pairing reasons -----------------------------------------------------------------------
+
+REASON_PARAMS = {"same-group": {"wins": 2}, "float": {"from": 3, "to": 2}}
+
+
+@pytest.mark.parametrize(
+    ("code", "params"),
+    [(code, REASON_PARAMS.get(code, {})) for code in sorted(REASONS)]
+    + [("same-group", {})],  # recorded before reasons had numbers
+    ids=lambda value: value if isinstance(value, str) else ",".join(value) or "no params",
+)
+def test_every_pairing_reason_reads_in_italian(code, params):
+    names = ("Anna Rossi", "Bruno Bianchi")
+    with translation.override("en"):
+        english = reason_text(code, params, *names)
+    with translation.override("it"):
+        said = reason_text(code, params, *names)
+    assert said and said != english
+    assert not english_left(english, said), said
+
+
+def test_a_float_names_both_players_and_their_wins():
+    with translation.override("it"):
+        said = reason_text("float", {"from": 3, "to": 1}, "Anna Rossi", "Bruno Bianchi")
+    assert said == (
+        "Anna Rossi scende dal gruppo con 3 vittorie per incontrare Bruno Bianchi "
+        "nel gruppo con 1 vittoria"
+    )
+
+
+# --- audit sentences -----------------------------------------------------------------------
+
+GAME = {"number": 3, "winner": "Anna Rossi", "resigned": None}
+SINGLE = {**GAME, "outcome": "single", "cube": 1, "points": 1}
+GAMMON = {**GAME, "outcome": "gammon", "cube": 2, "points": 4}
+BACKGAMMON = {**GAME, "outcome": "backgammon", "cube": 1, "points": 3}
+DROP = {**GAME, "outcome": "drop", "cube": 2, "points": 2}
+RESIGNED = {**GAME, "outcome": "resignation", "resigned": 2, "cube": 2, "points": 4}
+
+# (code, params, before, after) as each service records them (see its audit_record call)
+AUDIT_SAMPLES = [
+    ("player.created", {"name": "Anna Rossi"}, None, {"name": "Anna Rossi", "club": "Zenzero"}),
+    (
+        "player.changed",
+        {"name": "Anna Rossi"},
+        {"club": "Zenzero", "phone": ""},
+        {"club": "Circolo di Napoli", "phone": "010 5412003"},
+    ),
+    ("dice.allowed", {"allowed": True}, None, None),
+    ("dice.allowed", {"allowed": False}, None, None),
+    ("match.created", {"a": "Anna Rossi", "b": "Bruno Bianchi", "length": 7}, None, None),
+    (
+        "match.players",
+        {"a": "Anna Rossi", "b": "Carla Verdi"},
+        {"a": "Anna Rossi", "b": "Bruno Bianchi"},
+        {"a": "Anna Rossi", "b": "Carla Verdi"},
+    ),
+    ("match.deleted", {"a": "Anna Rossi", "b": "Bruno Bianchi"}, None, None),
+    ("game.recorded", {"number": 3}, None, SINGLE),
+    ("game.recorded", {"number": 3}, None, GAMMON),
+    ("game.recorded", {"number": 3}, None, BACKGAMMON),
+    ("game.recorded", {"number": 3}, None, DROP),
+    ("game.recorded", {"number": 3}, None, RESIGNED),
+    ("game.corrected", {"number": 3}, SINGLE, GAMMON),
+    ("result.final_score", {"score_a": 5, "score_b": 3}, None, {"score_a": 5, "score_b": 3}),
+    (
+        "result.final_score",
+        {"score_a": 5, "score_b": 3},
+        {"walkover": "Bruno Bianchi"},
+        {"score_a": 5, "score_b": 3},
+    ),
+    ("result.walkover", {"winner": "Anna Rossi"}, None, {"walkover": "Anna Rossi"}),
+    (
+        "result.walkover",
+        {"winner": "Anna Rossi"},
+        {"score_a": 3, "score_b": 5},
+        {"walkover": "Anna Rossi"},
+    ),
+    ("board.started", {"number": 4}, None, None),
+    ("match.imported", {"games": 1}, None, None),
+    ("match.imported", {"games": 6}, None, None),
+    ("dispute.opened", {"dispute": 1, "filename": "anna.mat"}, None, None),
+    ("dispute.sheets", {"dispute": 1}, None, {"sheets": [[5, 3], None]}),
+    ("dispute.decided", {"dispute": 1, "changed": 1}, None, None),
+    ("dispute.decided", {"dispute": 1, "changed": 2}, None, None),
+    ("tournament.created", {"name": "Open di Genova"}, None, {"venue": "Zenzero"}),
+    ("event.created", {"event": "Principale"}, None, {"format": "single"}),
+    ("entry.registered", {"player": "Anna Rossi", "event": "Principale"}, None, None),
+    (
+        "entry.checked_in",
+        {"player": "Anna Rossi", "event": "Principale"},
+        {"status": "registered"},
+        {"status": "checked_in"},
+    ),
+    (
+        "entry.withdrawn",
+        {"player": "Anna Rossi", "event": "Principale"},
+        {"status": "checked_in"},
+        {"status": "withdrawn"},
+    ),
+    ("event.drawn", {"event": "Principale", "seed": 20261213, "seeding": "random"}, None, None),
+    ("event.drawn", {"event": "Principale", "seed": None, "seeding": "rating"}, None, None),
+    (
+        "event.paired",
+        {"event": "Svizzero", "round": 2},
+        None,
+        {
+            "pairings": [
+                ["Anna Rossi", "Bruno Bianchi", "same-group"],
+                ["Carla Verdi", "Dario Neri", "rematch"],
+                ["Elena Gialli", None, "bye"],
+            ]
+        },
+    ),
+    (
+        "event.cut",
+        {"event": "Svizzero", "knockout": "Svizzero – fase finale a 8", "count": 8},
+        None,
+        None,
+    ),
+    (
+        "place.created",
+        {"event": "Principale", "key": "W2-1", "round": 2, "a": "Anna Rossi", "b": "Carla Verdi"},
+        None,
+        None,
+    ),
+    (
+        "place.changed",
+        {
+            "key": "W2-1",
+            "before": "Anna Rossi – Bruno Bianchi (7)",
+            "after": "Anna Rossi – Carla Verdi",
+        },
+        None,
+        None,
+    ),
+    (
+        "place.changed",
+        {"key": "F2", "before": "Anna Rossi – Bruno Bianchi (9)", "after": ""},
+        None,
+        None,
+    ),
+]
+
+
+def test_every_registered_audit_code_has_a_sample():
+    """A new audit code fails here until a realistic entry of it is added to the samples."""
+    assert {sample[0] for sample in AUDIT_SAMPLES} == set(_SENTENCES)
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "before", "after"), AUDIT_SAMPLES, ids=[s[0] for s in AUDIT_SAMPLES]
+)
+def test_every_audit_sentence_reads_in_italian(code, params, before, after):
+    entry = AuditEntry(
+        user_name="Marco Bianchi", code=code, params=params, before=before, after=after
+    )
+    with translation.override("en"):
+        english = audit_sentence(entry)
+    with translation.override("it"):
+        said = audit_sentence(entry)
+    assert said != english
+    assert said.startswith("Marco Bianchi ha "), said
+    assert not english_left(english, said), said
+
+
+def test_an_audit_sentence_says_game_and_points_in_italian():
+    entry = AuditEntry(
+        user_name="Marco Bianchi", code="game.recorded", params={"number": 3}, after=GAMMON
+    )
+    with translation.override("it"):
+        said = audit_sentence(entry)
+    assert said == (
+        "Marco Bianchi ha registrato il gioco 3: Anna Rossi ha vinto un gammon, cubo a 2: "
+        "4 punti segnati."
+    )
+
+
+def test_the_site_acting_reads_in_italian():
+    entry = AuditEntry(user_name="", code="match.deleted", params={"a": "Anna", "b": "Bruno"})
+    with translation.override("it"):
+        assert (
+            audit_sentence(entry) == "Il sito ha eliminato la partita Anna – Bruno, mai iniziata."
+        )
+
+
+# --- the catalogue file --------------------------------------------------------------------
+
+
+def test_no_entry_is_fuzzy_or_empty():
+    """Stricter than test_i18n's: every msgstr of every entry, plural forms each."""
+    bad = [
+        msgid
+        for msgid, plural, strings, flags in po_entries()
+        if "fuzzy" in flags
+        or not strings
+        or any(not s for s in strings)
+        or (plural is not None and len(strings) != 2)
+    ]
+    assert bad == []
+
+
+def test_the_compiled_catalogue_is_the_po():
+    """django.mo says what django.po says: run compilemessages after changing the .po."""
+    with MO.open("rb") as handle:
+        compiled = gnu_gettext.GNUTranslations(handle)._catalog
+    stale = []
+    for msgid, plural, strings, _ in po_entries():
+        msgid, strings = unescape(msgid), [unescape(s) for s in strings]
+        if plural is None:
+            found = [compiled.get(msgid)]
+        else:
+            found = [compiled.get((msgid, n)) for n in range(len(strings))]
+        if found != strings:
+            stale.append(msgid)
+    assert stale == []
+
+
+# --- the glossary where it matters most ----------------------------------------------------
+
+
+def test_the_crawford_game_is_a_gioco():
+    (said,) = italian(CATALOG["crawford-double"])
+    assert said == "il gioco %(number)s è il gioco Crawford: niente raddoppi"
+    with translation.override("it"):
+        board = translation.gettext("Game %(number)s is the Crawford game: no doubling (WBF 24).")
+    assert board == "Il gioco %(number)s è il gioco Crawford: niente raddoppi (WBF 24)."
+
+
+def test_a_game_is_never_a_partita():
+    """Where the English says game N or the Crawford game, the Italian says gioco."""
+    wrong = []
+    for msgid, plural, strings, _ in po_entries():
+        english = " ".join(filter(None, (msgid, plural)))
+        for said in strings:
+            if re.search(r"partita (Crawford|%\(number\)s|\d)", said, re.IGNORECASE):
+                wrong.append(said)
+            if re.search(r"(?<!')\bgame %\(number\)s", english, re.IGNORECASE) and not re.search(
+                r"\bgioco %\(number\)s", said, re.IGNORECASE
+            ):
+                wrong.append(said)
+            if "crawford game" in english.lower() and "gioco crawford" not in said.lower():
+                wrong.append(said)
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("english", "said"),
+    [
+        ("game", "gioco"),
+        ("games", "giochi"),
+        ("Game", "Gioco"),
+        ("match", "partita"),
+        ("matches", "partite"),
+        ("Matches", "Partite"),
+        ("New match", "Nuova partita"),
+        ("Match length", "Lunghezza della partita"),
+        ("Opening roll", "Lancio d’inizio"),
+        ("Take", "Accetta"),
+        ("Drop", "Rifiuta"),
+        ("Score sheet", "Foglio segnapunti"),
+        ("Dispute", "Contestazione"),
+        ("Bracket", "Tabellone"),
+        ("bye", "riposo"),
+        ("Rating", "Rating FIBS"),
+    ],
+)
+def test_the_glossarys_words(english, said):
+    with translation.override("it"):
+        assert translation.gettext(english) == said
+
+
+def test_the_rating_is_never_called_elo():
+    assert not re.search(r"\bELO\b", PO.read_text(encoding="utf-8"), re.IGNORECASE)
+
+
+def test_quotes_and_apostrophes_are_typographic():
+    """The glossary's typography: “…” and ’, never ' or " (which a page would also escape)."""
+    straight = [s for _, _, strings, _ in po_entries() for s in strings if re.search(r"'|\\\"", s)]
+    assert straight == []
