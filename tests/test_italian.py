@@ -91,7 +91,8 @@ def italian(template):
 
 
 def po_entries():
-    """(msgid, msgid_plural, [msgstr...], flags) of each entry, the header left out."""
+    """(msgid, msgid_plural, [msgstr...], flags) of each entry, the header left out; a
+    msgid with a context is keyed as in the .mo."""
     entries = []
     for block in PO.read_text(encoding="utf-8").strip().split("\n\n")[1:]:
         fields, flags, current = {}, set(), None
@@ -106,7 +107,10 @@ def po_entries():
                 current, _, value = line.partition(" ")
                 fields[current] = value[1:-1]
         strings = [v for k, v in sorted(fields.items()) if k.startswith("msgstr")]
-        entries.append((fields["msgid"], fields.get("msgid_plural"), strings, flags))
+        msgid = fields["msgid"]
+        if "msgctxt" in fields:  # as gettext keys it: context, EOT, message
+            msgid = fields["msgctxt"] + "\x04" + msgid
+        entries.append((msgid, fields.get("msgid_plural"), strings, flags))
     return entries
 
 
