@@ -367,12 +367,21 @@ def event_pair_next_round(*, event: Event, user: Any) -> int:
         unfinished = [m for m in matches if not m.decided]
         if unfinished:
             raise ValidationError(
-                _("Round %(round)s is not finished: %(count)s matches still to play.")
+                ngettext(
+                    "Round %(round)s is not finished: %(count)s match still to play.",
+                    "Round %(round)s is not finished: %(count)s matches still to play.",
+                    len(unfinished),
+                )
                 % {"round": played, "count": len(unfinished)}
             )
         if played >= locked.swiss_rounds:
             raise ValidationError(
-                _("All %(rounds)s Swiss rounds are paired.") % {"rounds": locked.swiss_rounds}
+                ngettext(
+                    "The Swiss's only round is paired.",
+                    "All %(rounds)s Swiss rounds are paired.",
+                    locked.swiss_rounds,
+                )
+                % {"rounds": locked.swiss_rounds}
             )
         _pair_swiss_round(locked, played + 1, user)
     return played + 1
@@ -456,7 +465,11 @@ def event_cut(*, event: Event, user: Any) -> Event:
         played = max((m.place.round for m in matches), default=0)
         if played < locked.swiss_rounds or any(not m.decided for m in matches):
             raise ValidationError(
-                _("The cut comes after all %(rounds)s Swiss rounds are finished.")
+                ngettext(
+                    "The cut comes after the Swiss's only round is finished.",
+                    "The cut comes after all %(rounds)s Swiss rounds are finished.",
+                    locked.swiss_rounds,
+                )
                 % {"rounds": locked.swiss_rounds}
             )
         lengths = [r.length for r in locked.rounds.all()]
