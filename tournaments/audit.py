@@ -117,5 +117,8 @@ def register() -> None:
                 gettext_noop("%(who)s put %(a)s – %(b)s in %(key)s of %(event)s.")
             ),
             "place.changed": _place_changed,
+            "tournament.imported": _say(
+                gettext_noop("%(who)s imported the tournament %(name)s from a file.")
+            ),
         }
     )
