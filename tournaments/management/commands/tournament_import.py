@@ -1,0 +1,47 @@
+"""Add a tournament from a file written by tournament_export (or downloaded from its page)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from club.policy import SYSTEM
+from tournaments.transfer import document_read, tournament_import, tournament_import_plan
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a tournament from FILE ('-' for the standard input) as a new tournament: players "
+        "matched by name, club and country or added, every match checked against the rules."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the tournament's JSON file, or - for the standard input")
+
+    def handle(self, *args, **options):
+        name = options["file"]
+        try:
+            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        except OSError as error:
+            raise CommandError(f"Cannot read {name}: {error.strerror}.") from error
+        try:
+            document = document_read(data)
+            plan = tournament_import_plan(document=document)
+            tournament = tournament_import(document=document, user=SYSTEM)
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from error
+        self.stdout.write(
+            f"Imported {tournament.name} as tournament {tournament.pk} "
+            f"({tournament.get_absolute_url()}): {len(plan.events)} events, "
+            f"{len(plan.matches)} matches, {plan.game_count} games; "
+            f"{len(plan.players_new)} players added, {len(plan.players_matched)} matched."
+        )
+        if plan.directors_missing:
+            self.stdout.write(
+                "No account here for the directors "
+                + ", ".join(plan.directors_missing)
+                + ": add them in the admin."
+            )
