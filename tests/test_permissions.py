@@ -48,7 +48,7 @@ ATTEMPTS = {
 }
 # creating a player, a match outside any tournament or a tournament is not a change to
 # anyone's tournament: the Directors group may, so a director of another tournament may too
-CREATING = {"players/new/", "matches/new/", "tournaments/new/"}
+CREATING = {"players/new/", "matches/new/", "tournaments/new/", "tournaments/import/"}
 
 
 def site_patterns(resolver=None, prefix=""):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import event_views, views
+from . import event_views, transfer_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,7 +9,13 @@ urlpatterns = [
     path("players/<int:pk>/", views.player, name="player"),
     path("tournaments/", event_views.tournaments, name="tournaments"),
     path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
+    path("tournaments/import/", transfer_views.tournament_import_view, name="tournament_import"),
     path("tournaments/<int:pk>/", event_views.tournament, name="tournament"),
+    path(
+        "tournaments/<int:pk>/export/",
+        transfer_views.tournament_export,
+        name="tournament_export",
+    ),
     path("tournaments/<int:pk>/events/new/", event_views.event_new, name="event_new"),
     path(
         "tournaments/<int:pk>/changes/", event_views.tournament_changes, name="tournament_changes"
