@@ -68,8 +68,9 @@ def match_create(
     """A match between two players.
 
     ``placed``: the tournaments app is creating the match for a place in one of its
-    events, in its own transaction, and has asked the policy whether ``user``
-    directs that tournament; otherwise the user must be one who may create matches.
+    events, in its own transaction, has asked the policy whether ``user`` directs that
+    tournament, and records the creation in the audit with the place (and the
+    tournament); otherwise the user must be one who may create matches.
     """
     if not placed:
         require(can_create(user))
@@ -83,12 +84,13 @@ def match_create(
             length=length,
             **({"date": date} if date else {}),
         )
-        match_audit_record(
-            match,
-            user,
-            "match.created",
-            params={"a": player_a.name, "b": player_b.name, "length": length},
-        )
+        if not placed:
+            match_audit_record(
+                match,
+                user,
+                "match.created",
+                params={"a": player_a.name, "b": player_b.name, "length": length},
+            )
     return match
 
 

@@ -191,7 +191,7 @@ def test_the_demo_tournament_holds_every_kind_of_thing(document):
         "event.paired",
         "board.started",
         "dispute.decided",
-        "match.created",
+        "place.created",
     } <= codes
     assert any(e["before"] for e in document["audit"] if e["code"] == "result.final_score")
 
