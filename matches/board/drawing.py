@@ -31,18 +31,54 @@ COLOURS = ("#f4efe3", "#2b2b2b")  # player A light, player B dark
 INKS = ("#2b2b2b", "#f4efe3")
 
 
+def svg_number(value: float) -> str:
+    """A number as SVG and CSS read it, whatever the language: ``11.5``, never ``11,5``.
+
+    Templates localise numbers (Italian writes a decimal comma, which SVG reads as a
+    separator), so every number a drawing holds is written here, as a string, and a
+    template has nothing left to localise.
+
+    >>> svg_number(339.0), svg_number(11.5), svg_number(3.4), svg_number(100 / 3)
+    ('339', '11.5', '3.4', '33.33')
+    """
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
 @dataclass(frozen=True)
 class Shape:
+    """One SVG element; its numbers already written by ``svg_number``."""
+
     kind: str  # "point", "checker", "text", "rect"
-    x: float = 0
-    y: float = 0
+    x: str = "0"
+    y: str = "0"
     points: str = ""
     fill: str = ""
     text: str = ""
-    size: float = 0
-    width: float = 0
-    height: float = 0
+    size: str = "0"
+    width: str = "0"
+    height: str = "0"
     css: str = ""
+
+
+def _rect(x: float, y: float, width: float, height: float, fill: str, css: str = "") -> Shape:
+    n = svg_number
+    return Shape("rect", n(x), n(y), fill=fill, width=n(width), height=n(height), css=css)
+
+
+def _checker(x: float, y: float, fill: str) -> Shape:
+    return Shape("checker", svg_number(x), svg_number(y), fill=fill, size=svg_number(RADIUS - 0.5))
+
+
+def _text(x: float, y: float, text: str, size: float, fill: str, css: str = "") -> Shape:
+    n = svg_number
+    return Shape("text", n(x), n(y), text=text, size=n(size), fill=fill, css=css)
+
+
+def _triangle(x: float, base: float, tip: float, fill: str) -> Shape:
+    corners = ((x, base), (x + POINT, base), (x + POINT / 2, tip))
+    points = " ".join(f"{svg_number(a)},{svg_number(b)}" for a, b in corners)
+    return Shape("point", points=points, fill=fill)
 
 
 @dataclass(frozen=True)
@@ -51,18 +87,17 @@ class Target:
 
     point: int
     label: str
-    left: float  # percentages of the board
-    top: float
-    width: float
-    height: float
+    left: str  # percentages of the board, written by svg_number
+    top: str
+    width: str
+    height: str
     chosen: bool = False
     button: bool = False  # a form button (a destination) rather than a link (a checker)
 
 
 @dataclass(frozen=True)
 class Drawing:
-    width = WIDTH
-    height = HEIGHT
+    view_box = f"0 0 {WIDTH} {HEIGHT}"
     shapes: tuple[Shape, ...]
     targets: tuple[Target, ...]
     title: str
@@ -83,12 +118,12 @@ def _column(point: int) -> float:
     return MARGIN + 6 * POINT + BAR_WIDTH + (index - 6) * POINT
 
 
-def _percent(x: float, y: float, width: float, height: float) -> tuple[float, ...]:
+def _percent(x: float, y: float, width: float, height: float) -> tuple[str, ...]:
     return (
-        round(100 * x / WIDTH, 3),
-        round(100 * y / HEIGHT, 3),
-        round(100 * width / WIDTH, 3),
-        round(100 * height / HEIGHT, 3),
+        svg_number(100 * x / WIDTH),
+        svg_number(100 * y / HEIGHT),
+        svg_number(100 * width / WIDTH),
+        svg_number(100 * height / HEIGHT),
     )
 
 
@@ -113,17 +148,10 @@ def board_drawing(
     my_name, their_name = names[me], names[1 - me]
     colours = (COLOURS[me], COLOURS[1 - me])
     shapes: list[Shape] = [
-        Shape("rect", 0, 0, fill="#7a5230", width=WIDTH, height=HEIGHT),
-        Shape("rect", MARGIN, TOP, fill="#e9dcc0", width=6 * POINT, height=BOTTOM - TOP),
-        Shape(
-            "rect",
-            MARGIN + 6 * POINT + BAR_WIDTH,
-            TOP,
-            fill="#e9dcc0",
-            width=6 * POINT,
-            height=BOTTOM - TOP,
-        ),
-        Shape("rect", TRAY_X, TOP, fill="#5e3f24", width=TRAY_WIDTH, height=BOTTOM - TOP),
+        _rect(0, 0, WIDTH, HEIGHT, "#7a5230"),
+        _rect(MARGIN, TOP, 6 * POINT, BOTTOM - TOP, "#e9dcc0"),
+        _rect(MARGIN + 6 * POINT + BAR_WIDTH, TOP, 6 * POINT, BOTTOM - TOP, "#e9dcc0"),
+        _rect(TRAY_X, TOP, TRAY_WIDTH, BOTTOM - TOP, "#5e3f24"),
     ]
     labels: list[str] = []
     for point in range(1, 25):
@@ -131,20 +159,9 @@ def board_drawing(
         top_row = point >= 13
         base, tip = (TOP, TOP + 130) if top_row else (BOTTOM, BOTTOM - 130)
         fill = "#a33b2b" if point % 2 else "#3c6e58"
-        shapes.append(
-            Shape("point", points=f"{x},{base} {x + POINT},{base} {x + POINT / 2},{tip}", fill=fill)
-        )
-        shapes.append(
-            Shape(
-                "text",
-                x + POINT / 2,
-                TOP - 6 if top_row else BOTTOM + 13,
-                text=str(point),
-                size=9,
-                fill="#f4efe3",
-                css="number",
-            )
-        )
+        shapes.append(_triangle(x, base, tip, fill))
+        number_y = TOP - 6 if top_row else BOTTOM + 13
+        shapes.append(_text(x + POINT / 2, number_y, str(point), 9, "#f4efe3", css="number"))
         count, colour, owner = 0, "", ""
         if mine[point]:
             count, colour, owner = mine[point], colours[0], my_name
@@ -152,11 +169,11 @@ def board_drawing(
             count, colour, owner = theirs[25 - point], colours[1], their_name
         for k in range(min(count, 5)):
             cy = TOP + RADIUS + k * 2 * RADIUS if top_row else BOTTOM - RADIUS - k * 2 * RADIUS
-            shapes.append(Shape("checker", x + POINT / 2, cy, fill=colour, size=RADIUS - 0.5))
+            shapes.append(_checker(x + POINT / 2, cy, colour))
         if count > 5:
             cy = TOP + RADIUS + 8 * RADIUS if top_row else BOTTOM - RADIUS - 8 * RADIUS
             ink = INKS[me] if colour == colours[0] else INKS[1 - me]
-            shapes.append(Shape("text", x + POINT / 2, cy + 4, text=str(count), size=11, fill=ink))
+            shapes.append(_text(x + POINT / 2, cy + 4, str(count), 11, ink))
         if count:
             labels.append(
                 ngettext(
@@ -174,18 +191,9 @@ def board_drawing(
                 if below
                 else MIDDLE - 2 * RADIUS - k * 2 * RADIUS
             )
-            shapes.append(Shape("checker", bar_x, cy, fill=colour, size=RADIUS - 0.5))
+            shapes.append(_checker(bar_x, cy, colour))
         if count > 3:
-            shapes.append(
-                Shape(
-                    "text",
-                    bar_x,
-                    MIDDLE + (90 if below else -86),
-                    text=str(count),
-                    size=11,
-                    fill="#fff",
-                )
-            )
+            shapes.append(_text(bar_x, MIDDLE + (90 if below else -86), str(count), 11, "#fff"))
     if mine[BAR]:
         labels.append(
             _("On the bar: %(count)s of %(name)s") % {"count": mine[BAR], "name": my_name}
@@ -200,16 +208,8 @@ def board_drawing(
         (theirs[OFF], colours[1], TOP + 10),
     ):
         for k in range(count):
-            shapes.append(
-                Shape(
-                    "rect",
-                    TRAY_X + 6,
-                    y + 30 - k * 4 if y > MIDDLE else y + k * 4,
-                    fill=colour,
-                    width=TRAY_WIDTH - 12,
-                    height=3.4,
-                )
-            )
+            tray_y = y + 30 - k * 4 if y > MIDDLE else y + k * 4
+            shapes.append(_rect(TRAY_X + 6, tray_y, TRAY_WIDTH - 12, 3.4, colour))
     labels.append(
         _("Borne off: %(mine)s of %(me)s, %(theirs)s of %(them)s")
         % {"mine": mine[OFF], "me": my_name, "theirs": theirs[OFF], "them": their_name}
@@ -220,12 +220,8 @@ def board_drawing(
         cube_y = MIDDLE - 13
     else:
         cube_y = BOTTOM - 95 if state.cube_owner == me else TOP + 70
-    shapes.append(Shape("rect", TRAY_X + 7, cube_y, fill="#fff", width=26, height=26, css="cube"))
-    shapes.append(
-        Shape(
-            "text", tray_mid, cube_y + 18, text=str(64 if cube == 1 else cube), size=13, fill="#000"
-        )
-    )
+    shapes.append(_rect(TRAY_X + 7, cube_y, 26, 26, "#fff", css="cube"))
+    shapes.append(_text(tray_mid, cube_y + 18, str(64 if cube == 1 else cube), 13, "#000"))
     # dice
     dice_left = turn.dice_left if turn is not None else ()
     if state.dice is not None:
@@ -237,72 +233,21 @@ def board_drawing(
             used = face not in unused
             if not used:
                 unused.remove(face)
-            shapes.append(
-                Shape(
-                    "rect",
-                    dx + i * 30,
-                    MIDDLE - 12,
-                    fill="#ddd" if used else "#fff",
-                    width=24,
-                    height=24,
-                    css="die",
-                )
-            )
-            shapes.append(
-                Shape(
-                    "text",
-                    dx + i * 30 + 12,
-                    MIDDLE + 5,
-                    text=str(face),
-                    size=15,
-                    fill="#999" if used else "#000",
-                )
-            )
+            x = dx + i * 30
+            shapes.append(_rect(x, MIDDLE - 12, 24, 24, "#ddd" if used else "#fff", css="die"))
+            shapes.append(_text(x + 12, MIDDLE + 5, str(face), 15, "#999" if used else "#000"))
     pips = position.pips
     shapes.append(
-        Shape(
-            "text",
-            MARGIN + 3 * POINT,
-            BOTTOM + 30,
-            text=f"{my_name}: {pips[0]}",
-            size=12,
-            fill="#fff",
-            css="pips",
-        )
+        _text(MARGIN + 3 * POINT, BOTTOM + 30, f"{my_name}: {pips[0]}", 12, "#fff", "pips")
     )
     score = state.score
-    shapes.append(
-        Shape(
-            "text",
-            TRAY_X + TRAY_WIDTH / 2,
-            BOTTOM + 22,
-            text=f"{score[me]}–{score[1 - me]}",
-            size=12,
-            fill="#fff",
-            css="score",
-        )
-    )
+    score_text = f"{score[me]}–{score[1 - me]}"
+    shapes.append(_text(tray_mid, BOTTOM + 22, score_text, 12, "#fff", css="score"))
     length = state.match_length
+    shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 9, "#fff"))
+    their_pips = f"{their_name}: {pips[1]}"
     shapes.append(
-        Shape(
-            "text",
-            TRAY_X + TRAY_WIDTH / 2,
-            BOTTOM + 36,
-            text=_("to %(n)s") % {"n": length},
-            size=9,
-            fill="#fff",
-        )
-    )
-    shapes.append(
-        Shape(
-            "text",
-            MARGIN + 9 * POINT + BAR_WIDTH,
-            BOTTOM + 30,
-            text=f"{their_name}: {pips[1]}",
-            size=12,
-            fill="#fff",
-            css="pips",
-        )
+        _text(MARGIN + 9 * POINT + BAR_WIDTH, BOTTOM + 30, their_pips, 12, "#fff", "pips")
     )
     targets = _targets(turn, chosen, names[me]) if clickable and turn is not None else ()
     title = _("Board from the side of %(name)s") % {"name": my_name}
