@@ -52,6 +52,10 @@
     }
     load(form.getAttribute("action"), {method: "POST", body: data});
   });
+  // The game log's Position and Match IDs: focusing one selects it, ready to copy.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("input.copy")) { event.target.select(); }
+  });
   // Another device may act: look for a newer board every few seconds.
   setInterval(function () {
     var board = area();

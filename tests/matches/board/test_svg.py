@@ -105,6 +105,13 @@ def test_the_italian_game_log_draws_every_board(italian, match5):
     assert len([1 for tag, _ in svg_elements(page) if tag == "circle"]) == 60
 
 
+def test_the_game_log_needs_no_inline_style_or_script(italian, match5):
+    post(italian, match5, "play", play="8/5 6/5")
+    page = italian.get(reverse("game_log", args=[match5.pk, 1])).content.decode()
+    log = page[page.index("<h1>") :]
+    assert "style=" not in log and not re.search(r"\son[a-z]+=", log)
+
+
 def test_machine_read_numbers_keep_no_thousands_separator(italian, match5, settings):
     """The version is read by the script and posted back: never written as 1.234."""
     from matches.models import BoardGame
