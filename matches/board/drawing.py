@@ -4,8 +4,10 @@ Everything a template needs is worked out here, in plain Python, so the
 template only repeats shapes. The board is drawn from the side of the player
 on roll (their home board bottom right, as gnubg and a real table show it):
 points 1-6 bottom right, 7-12 bottom left, 13-18 top left, 19-24 top right.
-The clickable places are HTML elements laid over the SVG in percentages of it,
-so they work as plain links and form buttons without JavaScript.
+The clickable places are part of the SVG, in its own coordinates: a link
+(an SVG ``<a>``) to choose a checker, a form button (in a ``<foreignObject>``)
+to move it, so they work without JavaScript and need no inline style (which a
+Content-Security-Policy would block).
 """
 
 from __future__ import annotations
@@ -83,12 +85,15 @@ def _triangle(x: float, base: float, tip: float, fill: str) -> Shape:
 
 @dataclass(frozen=True)
 class Target:
-    """A place to click: a link choosing a checker, or a button moving it there."""
+    """A place to click: a link choosing a checker, or a button moving it there.
+
+    Its area is in the board's SVG coordinates, written by ``svg_number``.
+    """
 
     point: int
     label: str
-    left: str  # percentages of the board, written by svg_number
-    top: str
+    x: str
+    y: str
     width: str
     height: str
     chosen: bool = False
@@ -116,15 +121,6 @@ def _column(point: int) -> float:
     if index < 6:
         return MARGIN + index * POINT
     return MARGIN + 6 * POINT + BAR_WIDTH + (index - 6) * POINT
-
-
-def _percent(x: float, y: float, width: float, height: float) -> tuple[str, ...]:
-    return (
-        svg_number(100 * x / WIDTH),
-        svg_number(100 * y / HEIGHT),
-        svg_number(100 * width / WIDTH),
-        svg_number(100 * height / HEIGHT),
-    )
 
 
 def board_drawing(
@@ -276,34 +272,30 @@ def _targets(turn: Turn, chosen: int | None, name: str) -> tuple[Target, ...]:
         for step in options:
             if step.source != chosen:
                 continue
-            x, y, w, h = _place(step.destination)
             label = _("Move to %(point)s") % {"point": point_name(step.destination)}
-            targets.append(Target(step.destination, label, *_percent(x, y, w, h), button=True))
-        x, y, w, h = _place(chosen)
-        targets.append(
-            Target(chosen, _("Choose another checker"), *_percent(x, y, w, h), chosen=True)
-        )
+            targets.append(Target(step.destination, label, *_area(step.destination), button=True))
+        targets.append(Target(chosen, _("Choose another checker"), *_area(chosen), chosen=True))
         return tuple(targets)
     for source in sorted({step.source for step in options}, reverse=True):
-        x, y, w, h = _place(source)
         label = _("Move a checker of %(name)s from %(point)s") % {
             "name": name,
             "point": point_name(source),
         }
-        targets.append(Target(source, label, *_percent(x, y, w, h)))
+        targets.append(Target(source, label, *_area(source)))
     return tuple(targets)
 
 
-def _place(point: int) -> tuple[float, float, float, float]:
-    """The clickable area of a point, the bar (25) or the bearing-off tray (0)."""
+def _area(point: int) -> tuple[str, str, str, str]:
+    """The clickable area of a point, the bar (25) or the bearing-off tray (0): x, y, w, h."""
     if point == BAR:
-        return (MARGIN + 6 * POINT, MIDDLE, BAR_WIDTH, BOTTOM - MIDDLE)
-    if point == OFF:
-        return (TRAY_X, MIDDLE, TRAY_WIDTH, BOTTOM - MIDDLE)
-    x = _column(point)
-    if point >= 13:
-        return (x, TOP, POINT, 140)
-    return (x, BOTTOM - 140, POINT, 140)
+        x, y, w, h = MARGIN + 6 * POINT, MIDDLE, BAR_WIDTH, BOTTOM - MIDDLE
+    elif point == OFF:
+        x, y, w, h = TRAY_X, MIDDLE, TRAY_WIDTH, BOTTOM - MIDDLE
+    elif point >= 13:
+        x, y, w, h = _column(point), TOP, POINT, 140
+    else:
+        x, y, w, h = _column(point), BOTTOM - 140, POINT, 140
+    return svg_number(x), svg_number(y), svg_number(w), svg_number(h)
 
 
 def board_buttons(

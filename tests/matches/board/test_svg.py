@@ -87,6 +87,13 @@ def test_every_number_in_the_italian_board_is_an_svg_number(italian, match5):
     assert bad_numbers(page) == []
 
 
+def test_every_number_in_the_italian_board_with_a_checker_chosen(italian, match5):
+    page = italian.get(reverse("board", args=[match5.pk]) + "?from=8").content.decode()
+    assert bad_numbers(page) == []
+    areas = [a for tag, a in svg_elements(page) if "target" in a.get("class", "").split()]
+    assert {a["data-point"] for a in areas} == {"5", "7", "8"}  # two places to go, and back
+
+
 def test_svg_numbers_are_written_the_same_in_every_language():
     from django.utils import translation
 
@@ -103,6 +110,17 @@ def test_the_italian_game_log_draws_every_board(italian, match5):
     assert page.count("<svg") == 2
     assert bad_numbers(page) == []
     assert len([1 for tag, _ in svg_elements(page) if tag == "circle"]) == 60
+
+
+def test_the_board_needs_no_inline_style_or_script(italian, match5):
+    """A Content-Security-Policy with style-src 'self' ignores inline style attributes, and
+    script-src 'self' ignores inline handlers: the board must need neither."""
+    for query in ("", "?from=8"):
+        page = italian.get(reverse("board", args=[match5.pk]) + query).content.decode()
+        board = page[page.index('<div id="board-area"') :]
+        assert "style=" not in board and "<style" not in board
+        assert not re.search(r"<script(?![^>]*\bsrc=)", board)
+        assert not re.search(r"\son[a-z]+=", board)
 
 
 def test_the_game_log_needs_no_inline_style_or_script(italian, match5):
