@@ -3,13 +3,22 @@
 (function () {
   "use strict";
   function area() { return document.getElementById("board-area"); }
+  // Focus that was on the board stays on it: on the next place to click, else the next button.
+  var NEXT = [".target.destination", "a.target.source", ".board-actions button"];
   function swap(html) {
     var old = area();
     if (!old || !html) { return; }
     var box = document.createElement("div");
     box.innerHTML = html.trim();
     var fresh = box.firstElementChild;
-    if (fresh) { old.replaceWith(fresh); }
+    if (!fresh) { return; }
+    var focused = old.contains(document.activeElement);
+    old.replaceWith(fresh);
+    if (!focused) { return; }
+    for (var i = 0; i < NEXT.length; i++) {
+      var next = fresh.querySelector(NEXT[i]);
+      if (next) { next.focus(); return; }
+    }
   }
   // Only the answer to the latest click is drawn, and a refresh only when no click was made
   // since it set out: a slow answer must not put back the board as it was before a click.
