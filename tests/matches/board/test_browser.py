@@ -3,6 +3,7 @@
 The dice come from the test settings' seed (tests/conftest.py), so the game is the same each run.
 """
 
+import itertools
 import os
 
 import pytest
@@ -104,3 +105,286 @@ def test_an_imported_file_s_illegal_line_is_flagged_at_that_line(tablet, site, a
     assert "24/18 13/10" in flagged.inner_text() and "(WBF 14)" in flagged.inner_text()
     page.get_by_role("button", name="Import 1 game").click()
     assert page.locator("#score").inner_text() == "0–1"
+
+
+# --- the board as a player sees it, in English and in Italian (issue 12) -------------------
+# Italian writes 339,0 where SVG needs 339.0: the board lost its checkers, its point numbers
+# and its click targets. These tests look at what is drawn, not at the words.
+
+BOARD_JS = """svg => {
+  const box = el => { const r = el.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height, text: el.textContent.trim()}; };
+  return {
+    board: box(svg),
+    checkers: [...svg.querySelectorAll("circle")].map(box),
+    numbers: [...svg.querySelectorAll("text.number")].map(box),
+    texts: [...svg.querySelectorAll("text")].map(box),
+    cube: box(svg.querySelector("rect.cube")),
+    targets: [...document.querySelectorAll("#board-area .target")].map(box),
+  };
+}"""
+
+
+def seen(page, svg="#board-area svg.board"):
+    """What the board shows: boxes (in CSS pixels) of its checkers, numbers, cube and targets."""
+    return page.locator(svg).evaluate(BOARD_JS)
+
+
+def inside(box, frame):
+    return (
+        box["w"] > 0
+        and box["h"] > 0
+        and frame["x"] - 0.5 <= box["x"]
+        and box["x"] + box["w"] <= frame["x"] + frame["w"] + 0.5
+        and frame["y"] - 0.5 <= box["y"]
+        and box["y"] + box["h"] <= frame["y"] + frame["h"] + 0.5
+    )
+
+
+def centre(box):
+    return (box["x"] + box["w"] / 2, box["y"] + box["h"] / 2)
+
+
+def assert_drawn(board, checkers=30):
+    """Every checker is a circle inside the board, the points read 1..24 in their places,
+    and the centred cube reads 64."""
+    assert len(board["checkers"]) == checkers
+    assert all(inside(c, board["board"]) for c in board["checkers"])
+    numbers = {n["text"]: centre(n) for n in board["numbers"]}
+    assert sorted(numbers, key=int) == [str(n) for n in range(1, 25)]
+    bottom = [numbers[str(n)] for n in range(1, 13)]  # 1 bottom right .. 12 bottom left
+    top = [numbers[str(n)] for n in range(13, 25)]  # 13 top left .. 24 top right
+    assert all(a[0] > b[0] for a, b in itertools.pairwise(bottom))
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(top))
+    assert all(t[1] < b[1] for t in top for b in bottom)
+    cube = board["cube"]
+    on_cube = [
+        t["text"]
+        for t in board["texts"]
+        if cube["x"] <= centre(t)[0] <= cube["x"] + cube["w"]
+        and cube["y"] <= centre(t)[1] <= cube["y"] + cube["h"]
+    ]
+    assert on_cube == ["64"]
+
+
+@pytest.fixture(params=["en", "it"])
+def lang(request):
+    return request.param
+
+
+# The policy config/ is to send (style-src 'self' drops inline style attributes), added here to
+# every page so the board is tested as it will be served.
+CSP = "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:"
+
+
+def with_csp(route):
+    if route.request.resource_type != "document":
+        route.continue_()
+        return
+    response = route.fetch(max_redirects=0)
+    route.fulfill(response=response, headers={**response.headers, "content-security-policy": CSP})
+
+
+@pytest.fixture
+def sign_in(browser, site, lang):
+    """sign_in(username, password): a page in the test's language, signed in, served with a
+    Content-Security-Policy, phone-wide when ``width`` says so. Inline styles the policy
+    refused are listed in ``page.refused_styles``; its refusals of inline scripts are not
+    (the header's language menu, outside the board, still has an onchange handler)."""
+
+    def open_page(username, password, width=820):
+        context = browser.new_context(
+            locale=lang,
+            extra_http_headers={"Accept-Language": lang},
+            viewport={"width": width, "height": 1000},
+        )
+        context.route("**/*", with_csp)
+        page = context.new_page()
+        page.refused_styles = []
+
+        def refused(message):
+            if "style-src" in message.text:
+                page.refused_styles.append(message.text)
+
+        page.on("console", refused)
+        page.goto(f"{site.url}/accounts/login/")
+        page.locator("input[name=username]").fill(username)
+        page.locator("input[name=password]").fill(password)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        return page
+
+    return open_page
+
+
+@pytest.fixture
+def td(django_user_model, directors_group):
+    user = django_user_model.objects.create_user("td", password="td-password-1")
+    user.groups.add(directors_group)
+    return user
+
+
+def act(match, user, action, **kwargs):
+    """Act on the board as the service would for a request."""
+    from matches.board.service import board_game_act, board_game_current
+
+    board_game = board_game_current(match=match)
+    board_game_act(
+        board_game=board_game, version=board_game.version, action=action, user=user, **kwargs
+    )
+
+
+def opened(match, user, dice=(3, 1)):
+    """Game 1 started on the board and its opening roll made with the dice given."""
+    from matches.board.service import board_game_start
+
+    board_game_start(match=match, user=user)
+    act(match, user, "opening", dice=dice)
+
+
+def pips(page):
+    return page.locator("#board-area text.pips").first.text_content()
+
+
+def label(lang, text, **params):
+    """A target's accessible name as the page gives it in ``lang``."""
+    from django.utils import translation
+
+    with translation.override(lang):
+        return translation.gettext(text) % params
+
+
+def press(page, key):
+    """Press a key, then wait until the script has swapped in the new board."""
+    old = page.locator("#board-area").element_handle()
+    page.keyboard.press(key)
+    page.wait_for_function("board => !board.isConnected", arg=old)
+
+
+def focused(page):
+    """The accessible name of the element with the focus on the board ('' elsewhere)."""
+    return page.evaluate(
+        "(document.activeElement.closest('#board-area') && "
+        "document.activeElement.getAttribute('aria-label')) || ''"
+    )
+
+
+SOURCE = "Move a checker of %(name)s from %(point)s"
+
+
+def test_a_play_by_clicks_draws_and_moves_the_checkers(sign_in, site, lang, td, match5):
+    opened(match5, td)  # Anna to play 3-1
+    page = sign_in("td", "td-password-1")
+    page.goto(f"{site.url}/matches/{match5.pk}/board/")
+    assert page.locator("html").get_attribute("lang") == lang
+    board = seen(page)
+    assert_drawn(board)
+    assert len(board["targets"]) == 4  # the checkers on 24, 13, 8 and 6 may move
+    assert all(inside(t, board["board"]) for t in board["targets"])
+    assert pips(page) == "Anna Rossi: 167"
+    # by keyboard: the link has its name, takes the focus, and Enter follows it
+    eight = page.get_by_role(
+        "link", name=label(lang, SOURCE, name="Anna Rossi", point=8), exact=True
+    )
+    eight.focus()
+    press(page, "Enter")
+    assert "from=8" not in page.url  # the script swapped the board in; the page stayed
+    board = seen(page)
+    assert len(board["targets"]) == 3  # to 5, to 7, or back
+    assert all(inside(t, board["board"]) for t in board["targets"])
+    # the focus stayed on the board, on a place to go; Tab reaches the others
+    to_five = label(lang, "Move to %(point)s", point=5)
+    names = []
+    while focused(page) != to_five and len(names) < 3:
+        names.append(focused(page))
+        page.keyboard.press("Tab")
+    assert names == [] or names == [label(lang, "Move to %(point)s", point=7)]
+    press(page, "Enter")
+    assert pips(page) == "Anna Rossi: 164"
+    assert_drawn(seen(page))
+    click(page, page.locator('#board-area a.target[data-point="6"]'))
+    click(page, page.locator('#board-area button.target[data-point="5"]'))
+    assert pips(page) == "Anna Rossi: 163"
+    assert page.locator("#pending").text_content().endswith("8/5 6/5")
+    click(page, page.locator('#board-area button[value="confirm"]'))
+    assert_drawn(seen(page))  # Bruno on roll now, from his side
+    assert page.locator("#board-area .target").count() == 0  # he has not rolled
+    assert pips(page) == "Bruno Bianchi: 167"
+    assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+    assert page.refused_styles == []
+
+
+def test_the_board_fits_a_phone_and_its_targets_are_where_the_checkers_are(
+    sign_in, site, lang, td, match5
+):
+    opened(match5, td)
+    page = sign_in("td", "td-password-1", width=390)
+    page.goto(f"{site.url}/matches/{match5.pk}/board/")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    board = seen(page)
+    assert_drawn(board)
+    for target in page.locator("#board-area a.target").all():
+        point = target.get_attribute("data-point")
+        box = target.bounding_box()
+        # the checker drawn nearest the target's centre is inside it
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        nearest = centre(
+            min(board["checkers"], key=lambda c: (centre(c)[0] - x) ** 2 + (centre(c)[1] - y) ** 2)
+        )
+        assert box["x"] <= nearest[0] <= box["x"] + box["width"], point
+        assert box["y"] <= nearest[1] <= box["y"] + box["height"], point
+        assert box["width"] > 10 and box["height"] > 100
+    assert page.refused_styles == []
+
+
+def test_the_typed_dice_form_is_for_a_director_unless_allowed(
+    sign_in, site, lang, td, match5, django_user_model
+):
+    from club.models import Player
+
+    opened(match5, td)
+    act(match5, td, "play", play="8/5 6/5")  # Bruno to roll
+    bruno = django_user_model.objects.create_user("bruno", password="bruno-password-1")
+    Player.objects.filter(pk=match5.player_b_id).update(user=bruno)
+    url = f"{site.url}/matches/{match5.pk}/board/"
+    director = sign_in("td", "td-password-1")
+    director.goto(url)
+    assert director.locator("#die1").is_visible() and director.locator("#die2").is_visible()
+    player = sign_in("bruno", "bruno-password-1")
+    player.goto(url)
+    assert player.locator('#board-area button[value="roll"]').is_visible()  # his turn
+    assert player.locator("#die1").count() == 0
+    rule = player.locator("#dice-rule").text_content()
+    Match.objects.filter(pk=match5.pk).update(physical_dice=True)
+    player.reload()
+    assert player.locator("#die1").is_visible()
+    assert player.locator("#dice-rule").text_content() != rule
+    old = player.locator("#board-area").element_handle()
+    player.locator("#die1").select_option("6")
+    player.locator("#die2").select_option("2")
+    player.locator("#board-area form:has(#die1) button").click()
+    player.wait_for_function("board => !board.isConnected", arg=old)
+    assert_drawn(seen(player))  # Bruno's 6-2 on his board, his checkers to move
+    assert player.locator("#board-area a.target").count() > 0
+
+
+def test_the_game_log_draws_every_board(sign_in, site, lang, td, match5):
+    opened(match5, td)
+    act(match5, td, "play", play="8/5 6/5")
+    act(match5, td, "double")
+    page = sign_in("td", "td-password-1")
+    page.goto(f"{site.url}/matches/{match5.pk}/games/1/log/")
+    boards = page.locator("#log svg.board")
+    assert boards.count() == 3
+    for index in range(3):
+        board = seen(page, f"#log tbody tr:nth-child({index + 1}) svg.board")
+        assert len(board["checkers"]) == 30
+        assert all(inside(c, board["board"]) for c in board["checkers"])
+        assert sorted((n["text"] for n in board["numbers"]), key=int) == [
+            str(n) for n in range(1, 25)
+        ]
+    position = page.locator("#log .position-id").first
+    position.focus()  # the ID is selected for copying, without an inline handler
+    selected = "el => el.value.substring(el.selectionStart, el.selectionEnd)"
+    assert position.evaluate(selected) == position.input_value()
+    assert page.refused_styles == []
