@@ -157,7 +157,7 @@ def board_drawing(
         fill = "#a33b2b" if point % 2 else "#3c6e58"
         shapes.append(_triangle(x, base, tip, fill))
         number_y = TOP - 6 if top_row else BOTTOM + 13
-        shapes.append(_text(x + POINT / 2, number_y, str(point), 9, "#f4efe3", css="number"))
+        shapes.append(_text(x + POINT / 2, number_y, str(point), 11, "#f4efe3", css="number"))
         count, colour, owner = 0, "", ""
         if mine[point]:
             count, colour, owner = mine[point], colours[0], my_name
@@ -240,7 +240,7 @@ def board_drawing(
     score_text = f"{score[me]}–{score[1 - me]}"
     shapes.append(_text(tray_mid, BOTTOM + 22, score_text, 12, "#fff", css="score"))
     length = state.match_length
-    shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 9, "#fff"))
+    shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
     their_pips = f"{their_name}: {pips[1]}"
     shapes.append(
         _text(MARGIN + 9 * POINT + BAR_WIDTH, BOTTOM + 30, their_pips, 12, "#fff", "pips")
