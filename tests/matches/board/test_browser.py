@@ -192,11 +192,12 @@ def sign_in(browser, site, lang):
     refused are listed in ``page.refused_styles``; its refusals of inline scripts are not
     (the header's language menu, outside the board, still has an onchange handler)."""
 
-    def open_page(username, password, width=820):
+    def open_page(username, password, width=820, javascript=True):
         context = browser.new_context(
             locale=lang,
             extra_http_headers={"Accept-Language": lang},
             viewport={"width": width, "height": 1000},
+            java_script_enabled=javascript,
         )
         context.route("**/*", with_csp)
         page = context.new_page()
@@ -311,6 +312,21 @@ def test_a_play_by_clicks_draws_and_moves_the_checkers(sign_in, site, lang, td, 
     assert page.locator("#board-area .target").count() == 0  # he has not rolled
     assert pips(page) == "Bruno Bianchi: 167"
     assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+    assert page.refused_styles == []
+
+
+def test_the_targets_work_without_javascript(sign_in, site, lang, td, match5):
+    """The SVG link is a plain link, the button in its foreignObject submits #board-move."""
+    opened(match5, td)
+    page = sign_in("td", "td-password-1", javascript=False)
+    page.goto(f"{site.url}/matches/{match5.pk}/board/")
+    page.locator('#board-area a.target[data-point="8"]').click()
+    page.wait_for_url("**/board/?from=8#board-area")
+    page.locator('#board-area button.target[data-point="5"]').click()
+    page.wait_for_url("**/board/")  # the move is posted, and the answer redirects to the board
+    assert pips(page) == "Anna Rossi: 164"
+    assert page.locator("#pending").text_content().endswith("8/5")
+    assert_drawn(seen(page))
     assert page.refused_styles == []
 
 
