@@ -145,3 +145,14 @@ def test_machine_read_numbers_keep_no_thousands_separator(italian, match5, setti
         url, {"action": "move", "version": versions[0], "source": 8, "destination": 5}
     )
     assert response.status_code == 302  # the form's version is taken back as it was written
+
+
+def test_a_refusal_s_page_links_back_to_the_board(italian, match5):
+    """Without JavaScript a refusal is answered at the action's URL, which takes only POSTs:
+    the checkers' links name the board's URL, not just ?from=N."""
+    response = post(italian, match5, "play", play="13/10")  # the 1 left unplayed
+    assert response.status_code == 400
+    links = re.findall(r'<a href="([^"]*)" class="target source', response.content.decode())
+    board = reverse("board", args=[match5.pk])
+    assert len(links) == 4 and all(link.startswith(f"{board}?from=") for link in links)
+    assert italian.get(links[0].split("#")[0]).status_code == 200
