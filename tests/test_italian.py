@@ -257,6 +257,7 @@ AUDIT_SAMPLES = [
     ("dispute.decided", {"dispute": 1, "changed": 1}, None, None),
     ("dispute.decided", {"dispute": 1, "changed": 2}, None, None),
     ("tournament.created", {"name": "Open di Genova"}, None, {"venue": "Zenzero"}),
+    ("tournament.imported", {"name": "Open di Genova"}, None, None),
     ("event.created", {"event": "Principale"}, None, {"format": "single"}),
     ("entry.registered", {"player": "Anna Rossi", "event": "Principale"}, None, None),
     (
