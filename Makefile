@@ -1,30 +1,43 @@
 # Everything a fresh machine needs comes from here: nothing is installed by hand.
-PYTHON ?= python3.11
+# Python 3.11, 3.12 or 3.13: the first of these that runs and is in range, or PYTHON=... to choose.
+SUPPORTED := 3.11, 3.12 or 3.13
+IN_RANGE := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))
+PYTHON ?= $(firstword $(foreach python,python3.11 python3.12 python3.13 python3,\
+	$(shell $(python) -c '$(IN_RANGE)' >/dev/null 2>&1 && echo $(python))))
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# two stamps: what the site needs to run (make run), and the test tools on top (make test)
+SITE_STAMP := $(VENV)/.installed-site
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: test lint bench run clean
 
 $(BIN)/python:
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
+	@test -n "$(PYTHON)" || { echo "Crawford needs Python $(SUPPORTED): none of python3.11,\
+	 python3.12, python3.13 or python3 is one. Install one, or set PYTHON=/path/to/python3.x"; exit 1; }
+	@$(PYTHON) -c '$(IN_RANGE)' 2>/dev/null || { echo "Crawford needs Python $(SUPPORTED);\
+	 $(PYTHON) is $$($(PYTHON) --version 2>/dev/null || echo 'not a Python that runs here')"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(SITE_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(SITE_STAMP)
 
-test: $(STAMP)
+$(TEST_STAMP): $(SITE_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
+
+test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-bench: $(STAMP)
+bench: $(SITE_STAMP)
 	$(BIN)/python -m rules bench ../shared/bench/gnubg-legal.jsonl
 	$(BIN)/python -m rules bench --games 200 --repeat 3
 	$(BIN)/python -m rules bench ../shared/corpus/mat --replay --repeat 5
@@ -32,7 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_bracket.py
 	$(BIN)/python scripts/bench_board.py
 
-run: $(STAMP)
+run: $(SITE_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_club
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
