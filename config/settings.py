@@ -4,13 +4,26 @@ DATABASE_URL   default: a SQLite file in the project folder (postgres://... on a
 SECRET_KEY     a development default that refuses to start with DEBUG off
 DEBUG          "1" (default, a director's laptop) or "0" (a server)
 ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"
-CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a server)
+CSRF_TRUSTED_ORIGINS  comma-separated origins (https://results.example.org), default none
+CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a server); when
+               kept, each is checked before reuse, so a dropped connection is not a 500
 DICE_SEED      unset (default): the board's dice are secure random; set, they repeat (demos)
+TIME_ZONE      default "Europe/Rome"
+
+Logging and mail (README, Running on a server)
+LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
+ADMINS         who is mailed each server error: "Ann <ann@example.org>,bob@example.org"
+EMAIL_HOST     the SMTP server; unset (default): mails are printed on the console instead
+EMAIL_PORT     default 587 (25 with EMAIL_USE_TLS=0)
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD   the SMTP account, if it needs one
+EMAIL_USE_TLS  "1" (default, STARTTLS) or "0"
+DEFAULT_FROM_EMAIL  the sender of password resets and error mails, default crawford@localhost
 """
 
 from __future__ import annotations
 
 import os
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -18,6 +31,30 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env(name: str, default: str = "") -> str:
+    return os.environ.get(name, "").strip() or default
+
+
+def env_flag(name: str, default: bool) -> bool:
+    """A yes/no setting: 1, true, yes, on or 0, false, no, off; anything else is refused."""
+    value = env(name).lower()
+    if not value:
+        return default
+    if value not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        raise ImproperlyConfigured(f"{name} must be 1 or 0, not {value!r}")
+    return value in ("1", "true", "yes", "on")
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = env(name)
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < minimum:
+        raise ImproperlyConfigured(f"{name} must be a whole number from {minimum}, not {value!r}")
+    return int(value)
+
 
 DEBUG = os.environ.get("DEBUG", "1").lower() in ("1", "true", "yes", "on")
 DEVELOPMENT_KEY = "crawford-development-key-not-for-servers"
@@ -85,10 +122,13 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+CONN_MAX_AGE = env_int("CONN_MAX_AGE", 0)  # e.g. 60 on a server
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),  # e.g. 60 on a server
+        conn_max_age=CONN_MAX_AGE,
+        # a kept connection the database has dropped (a restart) is replaced, not a 500
+        conn_health_checks=CONN_MAX_AGE > 0,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -132,6 +172,53 @@ DICE_SEED = os.environ.get("DICE_SEED") or None
 
 # The group whose members (with staff) may change anything; everyone else reads.
 DIRECTORS_GROUP = "Directors"
+
+# --- Logging: what an operator reads ----------------------------------------------------------
+# Warnings and errors go to stderr (gunicorn's or the service manager's log), each starting
+# with one line of the time, the level, the logger and the message, e.g.
+#   2026-11-22 21:04:05,120 ERROR django.request Internal Server Error: /matches/3/
+# then the traceback. With DEBUG off a server error is also mailed to ADMINS.
+LOG_LEVEL = env("LOG_LEVEL", "WARNING").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise ImproperlyConfigured(f"LOG_LEVEL must be ERROR, WARNING or INFO, not {LOG_LEVEL!r}")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"debug_off": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["debug_off"],
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stderr", "mail_admins"], "level": LOG_LEVEL, "propagate": False},
+    },
+}
+
+# --- Mail: password resets, and server errors to ADMINS ----------------------------------------
+if env("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env("EMAIL_HOST")
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS", True)
+    EMAIL_PORT = env_int("EMAIL_PORT", 587 if EMAIL_USE_TLS else 25, minimum=1)
+    EMAIL_HOST_USER = env("EMAIL_HOST_USER")
+    EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD")
+    EMAIL_TIMEOUT = 20  # a mail server that does not answer does not hold a page forever
+else:  # a laptop: mails are printed on the console that runs the site
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = SERVER_EMAIL = env("DEFAULT_FROM_EMAIL", "crawford@localhost")
+EMAIL_SUBJECT_PREFIX = "[Crawford] "
+ADMINS = [(name or address, address) for name, address in getaddresses([env("ADMINS")]) if address]
+if not all("@" in address for _, address in ADMINS):
+    raise ImproperlyConfigured(
+        f"ADMINS: {env('ADMINS')!r} is not a list of email addresses "
+        '(write e.g. ADMINS="Ann <ann@example.org>,bob@example.org")'
+    )
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = os.environ.get("SECURE_COOKIES", "1") == "1"

@@ -1,0 +1,99 @@
+"""What an operator sets in the environment, and what the site then does (README: Running on a
+server). Settings are read once, at start-up, so each case starts Python afresh."""
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+SERVER = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "testserver"}
+
+
+def run(code, **env):
+    """Run code after django.setup() with this environment (and the server's defaults)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "EMAIL_"))}
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()\n" + code],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **SERVER, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def settings_of(*names, **env):
+    """The named settings as the site reads them from this environment."""
+    code = "import json; from django.conf import settings as s\n"
+    code += f"print(json.dumps({{n: getattr(s, n) for n in {names!r}}}, default=str))"
+    done = run(code, **env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+BOOM = """
+from django.test import Client, override_settings
+from django.urls import path
+
+def boom(request):
+    raise RuntimeError("the board fell off the table")
+
+urlpatterns = [path("tables/7/", boom)]
+with override_settings(ROOT_URLCONF="__main__"):
+    response = Client(raise_request_exception=False).get("/tables/7/")
+print("status", response.status_code)
+"""
+
+
+def test_a_server_error_is_logged_to_stderr_with_its_path_and_mailed_to_the_admins():
+    done = run(BOOM, ADMINS="Ann Rossi <ann@example.org>, bob@example.org")
+    assert done.returncode == 0, done.stderr
+    assert "status 500" in done.stdout  # the visitor gets the plain error page
+    lines = done.stderr.splitlines()
+    # one line an operator can grep for, naming what failed, then the traceback
+    line = next(line for line in lines if " ERROR django.request " in line)
+    assert line.endswith("ERROR django.request Internal Server Error: /tables/7/")
+    assert "RuntimeError: the board fell off the table" in lines
+    # no EMAIL_HOST: the mail to the admins is printed on the console
+    assert "To: ann@example.org, bob@example.org" in done.stdout
+    assert "Subject: [Crawford] ERROR (EXTERNAL IP): Internal Server Error: /tables/7/" in (
+        done.stdout
+    )
+
+
+def test_admins_that_are_not_addresses_are_refused_in_plain_words():
+    done = run("", ADMINS="Ann Rossi")
+    assert done.returncode != 0
+    assert "ADMINS: 'Ann Rossi' is not a list of email addresses" in done.stderr
+
+
+def test_kept_database_connections_are_checked_before_reuse():
+    kept = settings_of("DATABASES", CONN_MAX_AGE="60")["DATABASES"]["default"]
+    assert kept["CONN_MAX_AGE"] == 60 and kept["CONN_HEALTH_CHECKS"] is True
+    fresh = settings_of("DATABASES", CONN_MAX_AGE="0")["DATABASES"]["default"]
+    assert fresh["CONN_MAX_AGE"] == 0 and fresh["CONN_HEALTH_CHECKS"] is False
+    done = run("", CONN_MAX_AGE="a minute")
+    assert done.returncode != 0
+    assert "CONN_MAX_AGE must be a whole number from 0, not 'a minute'" in done.stderr
+
+
+def test_mail_goes_through_smtp_when_a_host_is_set():
+    laptop = settings_of("EMAIL_BACKEND", "SERVER_EMAIL", DEFAULT_FROM_EMAIL="club@example.org")
+    assert laptop == {
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+        "SERVER_EMAIL": "club@example.org",  # error mails come from the club's address too
+    }
+    names = ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS", "EMAIL_HOST_USER")
+    server = settings_of(*names, EMAIL_HOST="smtp.example.org", EMAIL_HOST_USER="crawford")
+    assert server == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "smtp.example.org",
+        "EMAIL_PORT": 587,
+        "EMAIL_USE_TLS": True,
+        "EMAIL_HOST_USER": "crawford",
+    }
+    relay = settings_of("EMAIL_PORT", "EMAIL_USE_TLS", EMAIL_HOST="localhost", EMAIL_USE_TLS="0")
+    assert relay == {"EMAIL_PORT": 25, "EMAIL_USE_TLS": False}
