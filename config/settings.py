@@ -18,10 +18,15 @@ EMAIL_PORT     default 587 (25 with EMAIL_USE_TLS=0)
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD   the SMTP account, if it needs one
 EMAIL_USE_TLS  "1" (default, STARTTLS) or "0"
 DEFAULT_FROM_EMAIL  the sender of password resets and error mails, default crawford@localhost
+
+Sign-in
+LOGIN_COOLOFF_MINUTES  after 5 wrong passwords for one username from one address, sign-in
+               is refused for this long (default 15); each further try starts it again
 """
 
 from __future__ import annotations
 
+import datetime
 import os
 from email.utils import getaddresses
 from pathlib import Path
@@ -219,6 +224,21 @@ if not all("@" in address for _, address in ADMINS):
         f"ADMINS: {env('ADMINS')!r} is not a list of email addresses "
         '(write e.g. ADMINS="Ann <ann@example.org>,bob@example.org")'
     )
+
+# --- Sign-in: django-axes refuses a username after repeated wrong passwords from one address ----
+INSTALLED_APPS += ["axes"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: a locked-out sign-in stops here
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # this username from this address
+AXES_RESET_ON_SUCCESS = True  # the right password forgets earlier slips
+AXES_LOCKOUT_CALLABLE = "config.views.locked_out"  # the page in plain words
+
+# Outermost to innermost: axes last, as it asks (it answers a sign-in it refused).
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = os.environ.get("SECURE_COOKIES", "1") == "1"

@@ -97,3 +97,12 @@ def test_mail_goes_through_smtp_when_a_host_is_set():
     }
     relay = settings_of("EMAIL_PORT", "EMAIL_USE_TLS", EMAIL_HOST="localhost", EMAIL_USE_TLS="0")
     assert relay == {"EMAIL_PORT": 25, "EMAIL_USE_TLS": False}
+
+
+def test_the_sign_in_pause_lasts_as_long_as_the_environment_says():
+    assert settings_of("AXES_COOLOFF_TIME")["AXES_COOLOFF_TIME"] == "0:15:00"
+    assert settings_of("AXES_COOLOFF_TIME", LOGIN_COOLOFF_MINUTES="60") == {
+        "AXES_COOLOFF_TIME": "1:00:00"
+    }
+    done = run("", LOGIN_COOLOFF_MINUTES="0")  # 0 would lock an account for good
+    assert "LOGIN_COOLOFF_MINUTES must be a whole number from 1, not '0'" in done.stderr

@@ -1,8 +1,10 @@
 """Signing in: a forgotten password reset by mail, and a pause after repeated wrong passwords."""
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +66,31 @@ def test_the_reset_mail_is_in_the_visitors_language(client, director, mailoutbox
     director.save()
     client.post(reverse("password_reset"), {"email": "td@example.org"}, HTTP_ACCEPT_LANGUAGE="it")
     assert "Vai alla pagina seguente e scegli una nuova password" in mailoutbox[0].body
+
+
+def test_the_fifth_wrong_password_pauses_sign_in_even_with_the_right_one(
+    client, director, member, settings
+):
+    from axes.models import AccessAttempt
+
+    assert settings.AXES_FAILURE_LIMIT == 5
+    wrong = {"username": "director", "password": "pw-director-2"}
+    for _ in range(4):
+        response = client.post(reverse("login"), wrong)
+        assert "Please enter a correct username and password" in response.content.decode()
+    response = client.post(reverse("login"), wrong)
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "<h1>Sign-in paused</h1>" in page and "paused for 15 minutes" in page
+    assert f'<a href="{reverse("password_reset")}">Forgot your password?</a>' in page
+
+    assert not sign_in(client, "director", "pw-director-1")  # the right password waits too
+    admin = {"username": "director", "password": "pw-director-1", "next": "/admin/"}
+    assert client.post("/admin/login/", admin).status_code == 429  # and the admin's sign-in
+    assert sign_in(client, "member", "pw-member-1")  # another account is not held back
+    client.logout()
+
+    # the wait is over: the right password works, and the slips are forgotten
+    AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=16))
+    assert sign_in(client, "director", "pw-director-1")
+    assert not AccessAttempt.objects.filter(username="director").exists()

@@ -33,7 +33,7 @@ def test_debug_off_refuses_the_development_secret_key():
 
 
 @pytest.mark.django_db
-def test_the_demo_club_loads_once(capsys, tmp_path, settings):
+def test_the_demo_club_loads_once(capsys, tmp_path, settings, client):
     settings.BASE_DIR = tmp_path  # the password file goes here, not into the checkout
     call_command("demo_club")
     first = capsys.readouterr().out
@@ -54,7 +54,8 @@ def test_the_demo_club_loads_once(capsys, tmp_path, settings):
     password = first.split("password: ")[1].strip()
     assert "Demo tournament loaded" in first
     assert f"Director account: director / password: {password}" in second
-    from django.contrib.auth import authenticate
-
-    user = authenticate(username="director", password=password)
-    assert user is not None and user.is_staff and user.groups.filter(name="Directors").exists()
+    # the printed account signs in through the form (where the sign-in protection sees it)
+    response = client.post("/accounts/login/", {"username": "director", "password": password})
+    assert response.status_code == 302 and response.wsgi_request.user.username == "director"
+    user = response.wsgi_request.user
+    assert user.is_staff and user.groups.filter(name="Directors").exists()
