@@ -35,6 +35,7 @@ def test_debug_off_refuses_the_development_secret_key():
 @pytest.mark.django_db
 def test_the_demo_club_loads_once(capsys, tmp_path, settings, client):
     settings.BASE_DIR = tmp_path  # the password file goes here, not into the checkout
+    settings.DEBUG = True  # a director's laptop (tests run with DEBUG off, like a server)
     call_command("demo_club")
     first = capsys.readouterr().out
     from tournaments.models import Event, Tournament

@@ -96,7 +96,7 @@ def _games(match, user, *games):
 
 def _build_demo():
     """The demo club's tournament, played on until it holds every kind of thing."""
-    call_command("demo_club", stdout=io.StringIO())
+    call_command("demo_club", force=True, stdout=io.StringIO())  # tests run with DEBUG off
     director = get_user_model().objects.get(username="director")
     tournament = Tournament.objects.get(name="Torneo d'Autunno")
     main, swiss = tournament.events.get(name="Main"), tournament.events.get(name="Swiss")

@@ -1,4 +1,7 @@
-"""Load a demo club and make a director account; a second run loads nothing twice."""
+"""Load a demo club and make a director account; a second run loads nothing twice.
+
+Refused with DEBUG off (a server) unless --force: it makes up players and a staff account.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from club.models import Player
@@ -70,7 +73,18 @@ MATCHES = [
 class Command(BaseCommand):
     help = "Load a demo club (players and matches) and a director account, once."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--force", action="store_true", help="load it even with DEBUG off (a server)"
+        )
+
     def handle(self, *args, **options):
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                "This site runs with DEBUG off, so it looks like a server: the demo club would add "
+                "made-up players and matches and a staff account named 'director'. Nothing was "
+                "loaded. To load it anyway (a demonstration server), add --force."
+            )
         directors, _ = Group.objects.get_or_create(name=settings.DIRECTORS_GROUP)
         # in the admin, directors see everything and edit players and matches
         directors.permissions.add(

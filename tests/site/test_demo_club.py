@@ -1,0 +1,29 @@
+"""The demo club stays off servers: with DEBUG off it is refused unless asked for by name."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_server_refuses_the_demo_club_in_plain_words(settings, tmp_path):
+    settings.DEBUG = False
+    settings.BASE_DIR = tmp_path
+    with pytest.raises(CommandError) as refused:
+        call_command("demo_club")
+    assert "a staff account named 'director'" in str(refused.value)
+    assert "Nothing was loaded" in str(refused.value) and "--force" in str(refused.value)
+    assert not Player.objects.exists()
+    assert not get_user_model().objects.filter(username="director").exists()
+
+
+def test_a_server_loads_it_when_forced(settings, tmp_path, capsys):
+    settings.DEBUG = False
+    settings.BASE_DIR = tmp_path
+    call_command("demo_club", force=True)
+    assert "Director account: director / password: " in capsys.readouterr().out
+    assert Player.objects.count() == 12
+    assert get_user_model().objects.get(username="director").is_staff
