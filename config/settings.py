@@ -22,6 +22,14 @@ DEFAULT_FROM_EMAIL  the sender of password resets and error mails, default crawf
 Sign-in
 LOGIN_COOLOFF_MINUTES  after 5 wrong passwords for one username from one address, sign-in
                is refused for this long (default 15); each further try starts it again
+
+HTTPS (all off by default; README, Running on a server, has the values for a server)
+SECURE_SSL_REDIRECT    "1": plain http:// requests are redirected to https://
+SECURE_PROXY_SSL_HEADER  the header a TLS proxy in front sets, e.g. X-Forwarded-Proto
+SECURE_HSTS_SECONDS    how long browsers must use https:// only (31536000: a year)
+SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD   "1": the same for every subdomain;
+               and listed in the browsers' preload list (hstspreload.org)
+SECURE_COOKIES "1" (default with DEBUG off): session and CSRF cookies over https:// only
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -237,9 +246,33 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # this username from thi
 AXES_RESET_ON_SUCCESS = True  # the right password forgets earlier slips
 AXES_LOCKOUT_CALLABLE = "config.views.locked_out"  # the page in plain words
 
-# Outermost to innermost: axes last, as it asks (it answers a sign-in it refused).
-MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
+# --- HTTPS and security headers (README: Running on a server, Security) ------------------------
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
+if env("SECURE_PROXY_SSL_HEADER"):  # e.g. X-Forwarded-Proto: https, set by the TLS proxy
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + env("SECURE_PROXY_SSL_HEADER").upper().replace("-", "_"),
+        "https",
+    )
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", not DEBUG)
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = os.environ.get("SECURE_COOKIES", "1") == "1"
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Content-Security-Policy (django-csp): scripts, styles, fonts and requests from the site only,
+# never inline; images also as data: URLs; no framing; forms post to the site only.
+INSTALLED_APPS += ["csp"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        # The one exception: the board's click targets are placed with style="" attributes
+        # (templates/includes/board.html). This goes when the board targets move into the SVG.
+        "style-src-attr": [UNSAFE_INLINE],
+    },
+}
+
+# Outermost to innermost, these two last: axes, as it asks (it answers a sign-in it refused),
+# inside the CSP middleware, so the policy also goes on axes' page.
+MIDDLEWARE += ["csp.middleware.CSPMiddleware", "axes.middleware.AxesMiddleware"]

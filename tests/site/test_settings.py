@@ -11,11 +11,12 @@ from tests.conftest import ROOT
 SERVER = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "testserver"}
 
 
-def run(code, **env):
-    """Run code after django.setup() with this environment (and the server's defaults)."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "EMAIL_"))}
+def python(*args, **env):
+    """Python in the project folder with this environment, over the server's defaults."""
+    unset = ("SECURE_", "EMAIL_", "DJANGO_ALLOW_ASYNC_UNSAFE")  # the tests' own is not a server's
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(unset)}
     return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()\n" + code],
+        [sys.executable, *args],
         cwd=ROOT,
         env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **SERVER, **env},
         capture_output=True,
@@ -23,6 +24,11 @@ def run(code, **env):
         timeout=120,
         check=False,
     )
+
+
+def run(code, **env):
+    """Run code after django.setup() with this environment."""
+    return python("-c", "import django; django.setup()\n" + code, **env)
 
 
 def settings_of(*names, **env):

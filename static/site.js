@@ -1,0 +1,15 @@
+// Small behaviours of every page, kept out of the HTML (the Content-Security-Policy allows no
+// inline script or handler). Each page works without this script too.
+(function () {
+  "use strict";
+  // A menu marked data-submit-on-change (the language menu) sends its form as soon as a choice
+  // is made; without the script its <noscript> button does.
+  document.addEventListener("change", function (event) {
+    var menu = event.target.closest("select[data-submit-on-change]");
+    if (menu && menu.form) { menu.form.submit(); }
+  });
+  // An ID to copy (input.copy, the game log's Position and Match IDs) is selected whole on focus.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches("input.copy")) { event.target.select(); }
+  });
+}());
