@@ -244,6 +244,7 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # this username from this address
 AXES_RESET_ON_SUCCESS = True  # the right password forgets earlier slips
+AXES_SENSITIVE_PARAMETERS = []  # the log names the username and address held back (no password)
 AXES_LOCKOUT_CALLABLE = "config.views.locked_out"  # the page in plain words
 
 # --- HTTPS and security headers (README: Running on a server, Security) ------------------------
