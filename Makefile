@@ -9,8 +9,8 @@ BIN := $(VENV)/bin
 # two stamps: what the site needs to run (make run), and the test tools on top (make test)
 SITE_STAMP := $(VENV)/.installed-site
 TEST_STAMP := $(VENV)/.installed-test
-# the suite in two pytest-xdist workers, one a core (faster here than -n auto: see the README)
-JOBS ?= 2
+# pytest-xdist workers for the suite: one a core (README, Tests, has the timings)
+JOBS ?= auto
 
 .PHONY: test lint bench run clean
 
