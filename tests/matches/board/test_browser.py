@@ -77,7 +77,9 @@ def test_a_whole_game_by_clicks_with_a_double_and_a_take(tablet, site, match5):
     result = page.locator("#game-result").inner_text()
     sheet = match_score_sheet(match=Match.objects.get(pk=match5.pk))
     game = sheet.rows[0].game
-    assert game.cube == 2 and result.endswith(f"wins {game.points} point{'s' if game.points != 1 else ''}")
+    assert game.cube == 2 and result.endswith(
+        f"wins {game.points} point{'s' if game.points != 1 else ''}"
+    )
     assert page.locator("#score").inner_text() == sheet.leader_text
     assert sheet.score[game.winner] == game.points >= 2
     page.get_by_role("link", name="Anna Rossi – Bruno Bianchi").click()
