@@ -1,5 +1,5 @@
-// Small behaviours of every page, kept out of the HTML (the Content-Security-Policy allows no
-// inline script or handler). Each page works without this script too.
+// Behaviour of every page, kept out of the HTML (the Content-Security-Policy allows no inline
+// script or handler); the board's is in board.js. Each page works without this script too.
 (function () {
   "use strict";
   // A menu marked data-submit-on-change (the language menu) sends its form as soon as a choice
@@ -7,9 +7,5 @@
   document.addEventListener("change", function (event) {
     var menu = event.target.closest("select[data-submit-on-change]");
     if (menu && menu.form) { menu.form.submit(); }
-  });
-  // An ID to copy (input.copy, the game log's Position and Match IDs) is selected whole on focus.
-  document.addEventListener("focusin", function (event) {
-    if (event.target.matches("input.copy")) { event.target.select(); }
   });
 }());
