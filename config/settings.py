@@ -40,7 +40,7 @@ from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
-from csp.constants import NONE, SELF, UNSAFE_INLINE
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -260,7 +260,8 @@ SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", not DEBUG)
 
 # Content-Security-Policy (django-csp): scripts, styles, fonts and requests from the site only,
-# never inline; images also as data: URLs; no framing; forms post to the site only.
+# never inline (no <script>, <style>, on...= or style= in a page); images also as data: URLs;
+# no framing; forms post to the site only.
 INSTALLED_APPS += ["csp"]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -268,9 +269,6 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "form-action": [SELF],
         "frame-ancestors": [NONE],
-        # The one exception: the board's click targets are placed with style="" attributes
-        # (templates/includes/board.html). This goes when the board targets move into the SVG.
-        "style-src-attr": [UNSAFE_INLINE],
     },
 }
 

@@ -43,8 +43,8 @@ def watched(browser):
 def test_pages_load_under_the_policy_and_the_language_menu_still_switches(
     watched, site, match5, director
 ):
+    from matches.board.service import board_game_act, board_game_start
     from matches.models import BoardGame
-    from matches.play import board_game_act, board_game_start
 
     board_game = board_game_start(match=match5, user=director)
     board_game_act(board_game=board_game, version=0, action="opening", dice=(3, 1), user=director)
@@ -61,12 +61,12 @@ def test_pages_load_under_the_policy_and_the_language_menu_still_switches(
     page.get_by_role("button", name="Sign in").click()
     assert page.get_by_role("button", name="Sign out").is_visible()
 
-    # the board's click targets (placed with style attributes, the policy's one exception)
+    # the board's click targets, inside its SVG
     page.goto(f"{site.url}/matches/{match5.pk}/board/")
     assert page.locator("a.target.source").count() == 4 and page.refused() == []
     box = page.locator("a.target.source").first.bounding_box()
     assert box["width"] > 10 and box["height"] > 10  # placed, not collapsed
-    # the game log: a focused ID is selected whole, ready to copy (static/site.js)
+    # the game log: a focused ID is selected whole, ready to copy (static/board.js)
     number = BoardGame.objects.get(match=match5).number
     page.goto(f"{site.url}/matches/{match5.pk}/games/{number}/log/")
     page.locator("input.position-id").first.focus()
