@@ -33,6 +33,9 @@ $(TEST_STAMP): $(SITE_STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy --strict rules
+	$(BIN)/mypy tournaments/pairing
 	$(BIN)/python -m pytest -n $(JOBS)
 
 lint: $(TEST_STAMP)
@@ -53,4 +56,4 @@ run: $(SITE_STAMP)
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) .venvs .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles
