@@ -5,20 +5,9 @@ who never met, with nothing in the audit."""
 
 from django.contrib import admin
 
+from club.admin import ReadOnly
+
 from .models import Game, Match
-
-
-class ReadOnly:
-    """Staff may look; every change goes through the site's pages and services."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class GameInline(ReadOnly, admin.TabularInline):

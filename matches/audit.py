@@ -91,13 +91,18 @@ def _corrected(entry: AuditEntry, who: str) -> str:
     }
 
 
+def _result_corrected(entry: AuditEntry, who: str) -> str:
+    """A final score or a walkover put in place of another result."""
+    return _("%(who)s corrected the result to %(after)s (it was %(before)s).") % {
+        "who": who,
+        "after": result_text(entry.after),
+        "before": result_text(entry.before),
+    }
+
+
 def _final_score(entry: AuditEntry, who: str) -> str:
     if entry.before:
-        return _("%(who)s corrected the result to %(after)s (it was %(before)s).") % {
-            "who": who,
-            "after": result_text(entry.after),
-            "before": result_text(entry.before),
-        }
+        return _result_corrected(entry, who)
     return _("%(who)s recorded the final score %(a)s–%(b)s.") % {
         "who": who,
         "a": entry.params.get("score_a"),
@@ -107,11 +112,7 @@ def _final_score(entry: AuditEntry, who: str) -> str:
 
 def _walkover(entry: AuditEntry, who: str) -> str:
     if entry.before:
-        return _("%(who)s corrected the result to %(after)s (it was %(before)s).") % {
-            "who": who,
-            "after": result_text(entry.after),
-            "before": result_text(entry.before),
-        }
+        return _result_corrected(entry, who)
     return _("%(who)s recorded a walkover to %(winner)s.") % {
         "who": who,
         "winner": entry.params.get("winner"),
