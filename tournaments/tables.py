@@ -1,6 +1,7 @@
 import itertools
 
 import django_tables2 as tables
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from matches.selectors import match_score_sheet
@@ -123,5 +124,5 @@ class RatingHistoryTable(tables.Table):
         orderable = False
 
     def render_change(self, record):
-        change = record.change
-        return f"+{change}" if change > 0 else f"{change}"
+        change = record.change  # in the visitor's format, like the ratings beside it
+        return ("+" if change > 0 else "") + number_format(change, decimal_pos=2)

@@ -163,6 +163,8 @@ def test_the_player_page_shows_the_rating_history(client, anna, bruno, director)
     match_record_final_score(match=match, score_a=3, score_b=1, user=director)
     page = text(client.get(anna.get_absolute_url()))
     assert "Rating history" in page and "+17.32" in page  # 4 · 5 · √3 · 0.5
+    italian = text(client.get(anna.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it"))
+    assert "+17,32" in italian and "1517,32" in italian  # like the ratings beside it
 
 
 @pytest.mark.parametrize("page", ["event", "bracket"])
