@@ -197,7 +197,11 @@ def test_this_tournament_s_director_may_change_it_and_another_s_may_not(
     match = ours["other match"]
     attempt = {"number": 1, "winner": 1, "cube": 1, "result": "single"}
     client.force_login(other_director)
-    assert client.post(reverse("game_new", args=[match.pk]), attempt).status_code == 403
+    refused = client.post(reverse("game_new", args=[match.pk]), attempt)
+    assert refused.status_code == 403
+    assert "changed by its own directors" in refused.content.decode()  # said, not a bare 403
+    italian = client.post(reverse("game_new", args=[match.pk]), attempt, HTTP_ACCEPT_LANGUAGE="it")
+    assert "Non puoi modificarlo" in italian.content.decode()
     assert client.get(match.get_absolute_url()).content.decode().count("Record game") == 0
     client.force_login(director)
     assert client.post(reverse("game_new", args=[match.pk]), attempt).status_code == 302
