@@ -19,6 +19,7 @@ from club.policy import can_change_match, match_scope, require
 from club.words import sentence
 from rules.errors import MatFileError
 from rules.matfile import GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
+from rules.position import Variation
 from rules.replay import Replay, replay_match, written_games
 
 from .board.service import board_state
@@ -106,6 +107,7 @@ def mat_import_plan(*, match: Match, text: str, left: int | None = None) -> Impo
         )
     if not record.games:
         raise ValidationError(_("The file has no games."))
+    _check_rules(record)
     names = [name.strip().casefold() for name in record.players]
     a, b = str(match.player_a).casefold(), str(match.player_b).casefold()
     by_name = left is None
@@ -165,6 +167,31 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user) -> Imp
                 **result_facts(game.result),
             )
     return plan
+
+
+def _check_rules(record: MatchRecord) -> None:
+    """Refuse a file that cannot be this match's log: the site's matches start at 0-0, from
+    the standard position, with the Crawford rule (WBF 24)."""
+    start = record.games[0].score
+    if start != (0, 0):
+        raise ValidationError(
+            _(
+                "The file continues a match at %(a)s-%(b)s begun in another file: upload "
+                "the log of the whole match, from 0-0."
+            )
+            % {"a": start[0], "b": start[1]}
+        )
+    if record.variation is not Variation.STANDARD:
+        raise ValidationError(
+            _("The file is a match of Nackgammon; this match is standard backgammon.")
+        )
+    if not record.switch("Crawford", True):
+        raise ValidationError(
+            _(
+                "The file's match is played without the Crawford rule; this match is played "
+                "with it (WBF 24)."
+            )
+        )
 
 
 def _swapped(record: MatchRecord) -> MatchRecord:

@@ -182,6 +182,9 @@ def replay_table(replay: Replay) -> str:
         out.append(f"final score {score[0]}-{score[1]}: {names[replay.winner]} wins the match")
     else:
         out.append(f"final score {score[0]}-{score[1]}")
+    for note in replay.notes:
+        where = f"line {note.line}" + (f", game {note.game}" if note.game else "")
+        out.append(f"note, {where}: {note.message}")
     if replay.problems:
         out.append("")
         out.append(f"{len(replay.problems)} problem{'s' if len(replay.problems) != 1 else ''}:")

@@ -58,7 +58,7 @@ class EnteredDice:
     def enter(self, first: int, second: int) -> None:
         for die in (first, second):
             if not isinstance(die, int) or not 1 <= die <= 6:
-                raise InvalidDiceError(Message("die-range", {"die": repr(die)}), rule="WBF 9")
+                raise InvalidDiceError(Message("die-range", {"die": repr(die)}), rule="WBF 11")
         self._queue.append((first, second))
 
     def roll(self) -> tuple[int, int]:

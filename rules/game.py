@@ -103,7 +103,7 @@ class Game:
     ) -> None:
         self.context = context or GameContext(rules=MoneyRules())
         self.dice_source: DiceSource = dice or SecureDice()
-        self.position = Position.start()
+        self.position = self.context.rules.variation.start
         self.phase = Phase.OPENING
         self.turn = 0  # the player on roll (meaningless before the opening roll)
         self.dice: tuple[int, int] | None = None

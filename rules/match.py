@@ -15,11 +15,12 @@ Crawford game, whether the cube may be used, the winner.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from .errors import IllegalActionError, InvalidMatchLengthError, MatchOverError
 from .messages import Message
+from .position import Variation
 
 
 class Outcome(Enum):
@@ -55,13 +56,22 @@ class GameResult:
 
 @dataclass(frozen=True, slots=True)
 class MatchRules:
-    """How a match is played: its length and the optional Holland rule (Galore 5.4)."""
+    """How a match is played: its length and the optional Holland rule (Galore 5.4).
+
+    The other fields are for replaying logs of other programs, which let players
+    choose what a tournament under these rules never does: no Crawford game
+    (gnubg's ``Crawford "Off"``), Nackgammon's start, an even length (``even``:
+    the length is taken as written; WBF 3 wants it odd).
+    """
 
     length: int
     holland: bool = False
+    crawford: bool = True
+    variation: Variation = Variation.STANDARD
+    even: bool = False
 
     def __post_init__(self) -> None:
-        check_match_length(self.length)
+        check_match_length(self.length, even=self.even)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +80,7 @@ class MoneyRules:
 
     jacoby: bool = False
     beavers: bool = False
+    variation: Variation = Variation.STANDARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +120,10 @@ class GameContext:
         return 0 if a < b else 1
 
 
-def check_match_length(length: object) -> int:
+def check_match_length(length: object, *, even: bool = False) -> int:
     """A match length as an int, or :class:`InvalidMatchLengthError` saying why not.
+
+    ``even`` lets an even length through, for a log of a server that allowed one.
 
     >>> check_match_length(4)
     Traceback (most recent call last):
@@ -123,7 +136,7 @@ def check_match_length(length: object) -> int:
         )
     if length < 1:
         raise InvalidMatchLengthError(Message("length-positive", {"length": length}), rule="WBF 3")
-    if length % 2 == 0:
+    if length % 2 == 0 and not even:
         raise InvalidMatchLengthError(Message("odd-length", {"length": length}), rule="WBF 3")
     return length
 
@@ -147,25 +160,38 @@ class ScoredGame:
 
 @dataclass(frozen=True)
 class Match:
-    """A match to ``length`` points and the results of its games so far (WBF 3, 24)."""
+    """A match to ``length`` points and the results of its games so far (WBF 3, 24).
+
+    A log that continues a match begun elsewhere gives ``start``, the score
+    before its first game, and ``crawford_played``, whether the Crawford game
+    came before it; ``options`` holds the rules a log may set other than the
+    length and the Holland rule (see :class:`MatchRules`).
+    """
 
     length: int
     results: tuple[GameResult, ...] = ()
     holland: bool = False
+    start: tuple[int, int] = (0, 0)
+    crawford_played: bool = False
+    options: MatchRules | None = field(default=None, repr=False)
     games: tuple[ScoredGame, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        check_match_length(self.length)
+        rules = self.rules
         games = []
-        score = (0, 0)
-        crawford_played = False
+        score = self.start
+        if max(score) >= self.length or min(score) < 0:
+            raise MatchOverError(
+                Message("match-over", {"a": score[0], "b": score[1]}), rule="WBF 3"
+            )
+        crawford_played = self.crawford_played
         for number, result in enumerate(self.results, start=1):
             if max(score) >= self.length:
                 raise MatchOverError(
                     Message("game-after-match", {"number": number, "a": score[0], "b": score[1]}),
                     rule="WBF 3",
                 )
-            crawford = _is_crawford(self.length, score, crawford_played)
+            crawford = rules.crawford and _is_crawford(self.length, score, crawford_played)
             after = list(score)
             after[result.winner] = min(self.length, score[result.winner] + result.points)
             games.append(
@@ -184,12 +210,14 @@ class Match:
 
     @property
     def rules(self) -> MatchRules:
+        if self.options is not None:
+            return replace(self.options, length=self.length, holland=self.holland)
         return MatchRules(self.length, holland=self.holland)
 
     @property
     def score(self) -> tuple[int, int]:
         """The score now; points beyond the length carry no value (Galore 4)."""
-        return self.games[-1].score_after if self.games else (0, 0)
+        return self.games[-1].score_after if self.games else self.start
 
     @property
     def winner(self) -> int | None:
@@ -217,18 +245,19 @@ class Match:
             raise MatchOverError(
                 Message("match-over", {"a": self.score[0], "b": self.score[1]}), rule="WBF 3"
             )
-        played = any(g.crawford for g in self.games)
+        played = self.crawford_played or any(g.crawford for g in self.games)
+        rules = self.rules
         return GameContext(
-            rules=self.rules,
+            rules=rules,
             score=self.score,
-            crawford=_is_crawford(self.length, self.score, played),
+            crawford=rules.crawford and _is_crawford(self.length, self.score, played),
             post_crawford=played,
             number=len(self.games) + 1,
         )
 
     def add(self, result: GameResult) -> Match:
         """This match with one more game played."""
-        return Match(self.length, (*self.results, result), holland=self.holland)
+        return replace(self, results=(*self.results, result))
 
 
 def match_winner(length: int, score: tuple[int, int]) -> int | None:

@@ -32,6 +32,7 @@ from enum import Enum
 
 from .errors import MatFileError
 from .messages import Message
+from .position import Variation
 
 
 class EntryKind(Enum):
@@ -93,6 +94,25 @@ class MatchRecord:
                 return value
         return None
 
+    def switch(self, name: str, default: bool) -> bool:
+        """An on/off option of gnubg's header (``; [Crawford "Off"]``); ``default`` if absent.
+
+        >>> read_mat('; [Crawford "Off"]\\n 3 point match\\n Game 1\\n A : 0  B : 0').switch(
+        ...     "Crawford", True)
+        False
+        """
+        value = (self.tag(name) or "").strip().lower()
+        if value in _ON:
+            return True
+        if value in _OFF:
+            return False
+        return default
+
+    @property
+    def variation(self) -> Variation:
+        """The game the file plays, from gnubg's ``Variation`` tag (the reader refused others)."""
+        return _variation(self.tag("Variation") or "") or Variation.STANDARD
+
 
 # --- reading -------------------------------------------------------------------
 
@@ -117,6 +137,16 @@ _WIN = re.compile(r"^Wins\s+(\d{1,5})\s+points?(\s+and\s+the\s+match)?\.?$", re.
 _RESIGN = re.compile(r"^Resigns(?:\s+(\d{1,5})\s+points?)?\.?$", re.IGNORECASE)
 _LOSS = re.compile(r"^Los(?:s)?es\s+(\d{1,5})\s+points?\.?$", re.IGNORECASE)
 _UNKNOWN = {"???", "?"}
+_ON = {"on", "yes", "true", "1"}
+_OFF = {"off", "no", "false", "0"}
+# gnubg's names for the variations it plays (it writes "NackGammon"), and others' for standard
+_VARIATIONS = {
+    "": Variation.STANDARD,
+    "standard": Variation.STANDARD,
+    "backgammon": Variation.STANDARD,
+    "standard backgammon": Variation.STANDARD,
+    "nackgammon": Variation.NACKGAMMON,
+}
 _CANNOT = {"cannot move", "can't move", "cant move", "no move"}
 
 
@@ -168,7 +198,11 @@ class _Reader:
             if stripped.startswith(";"):
                 tag = _TAG.match(stripped)
                 if tag:
-                    tags.append((tag.group(1).strip(), tag.group(2)))
+                    key, value = tag.group(1).strip(), tag.group(2)
+                    if key.lower() == "variation" and _variation(value) is None:
+                        variation = Message("mat-variation", {"variation": _quote(value.strip())})
+                        raise MatFileError(variation, line=number)
+                    tags.append((key, value))
                 else:
                     comments.append(stripped.lstrip("; ").rstrip())
                 continue
@@ -360,6 +394,11 @@ def _name_and_rating(text: str) -> tuple[str, str | None]:
     if found and found.group(1):
         return found.group(1).strip(), found.group(2)
     return text.strip(), None
+
+
+def _variation(value: str) -> Variation | None:
+    """The variation a ``Variation`` tag names, None for one the engine does not play."""
+    return _VARIATIONS.get(" ".join(value.lower().split()))
 
 
 def _quote(text: str, limit: int = 60) -> str:

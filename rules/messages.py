@@ -398,6 +398,10 @@ CATALOG: Final[Mapping[str, Template]] = {
         "expected a move line such as ' 3) 64: 24/18 13/9', a cube action or 'Wins 2 points', "
         "not %(text)s"
     ),
+    "mat-variation": gettext_noop(
+        "the file plays the variation %(variation)s: Crawford replays standard backgammon "
+        "and Nackgammon only"
+    ),
     # --- the command line
     "cli-roll": gettext_noop("%(text)s is not a roll: write two dice, e.g. 65 or 6-5"),
     "cli-positions": gettext_noop("give a file of positions (e.g. gnubg-legal.jsonl) or --games N"),
@@ -422,11 +426,19 @@ CATALOG: Final[Mapping[str, Template]] = {
     "kind-after-match": gettext_noop("game after the match"),
     "kind-unfinished": gettext_noop("unfinished match"),
     "kind-length": gettext_noop("even match length"),
+    "kind-continued": gettext_noop("match continued from another file"),
     "kind-rules": gettext_noop("entry the rules refuse"),
     # --- replaying a match log: the problems (name, other, winner...: players' names)
     "log-even-length": gettext_noop(
         "a %(length)s-point match: a match is played to an odd number of points (WBF 3); "
-        "the games are replayed as money games"
+        "the games are replayed as a match to %(length)s, as written"
+    ),
+    "log-continues": gettext_noop(
+        "this file continues a match at %(a)s-%(b)s: the score is counted from there"
+    ),
+    "log-continues-post-crawford": gettext_noop(
+        "this file continues a match at %(a)s-%(b)s: the score is counted from there; "
+        "a double in its first game shows the Crawford game was already played (WBF 24)"
     ),
     "log-players": gettext_noop(
         "game %(number)s names the players %(first)s and %(second)s, "
@@ -476,6 +488,10 @@ CATALOG: Final[Mapping[str, Template]] = {
         "%(name)s plays %(play)s with %(roll)s: %(reason)s. It stands: once the opponent "
         "rolls, an illegal play can no longer be corrected (WBF 14)"
     ),
+    # Translators: the same, where the opponent did not roll or double after the play
+    "log-illegal-play-last": gettext_noop("%(name)s plays %(play)s with %(roll)s: %(reason)s"),
+    # Translators: what a player "plays" when the log writes no move, as in "Anna plays nothing"
+    "play-nothing": gettext_noop("nothing"),
     "log-wrong-dice": gettext_noop(
         "that is a play of %(played)s, not of the %(written)s written (WBF 15)"
     ),

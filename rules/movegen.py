@@ -54,11 +54,11 @@ Found = dict[int, tuple[int, ...]]
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """Two dice as integers 1-6, or :class:`InvalidDiceError`."""
     if len(dice) != 2:
-        raise InvalidDiceError(Message("roll-two-dice", {"count": len(dice)}), rule="WBF 9")
+        raise InvalidDiceError(Message("roll-two-dice", {"count": len(dice)}), rule="WBF 11")
     first, second = dice
     for die in (first, second):
         if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise InvalidDiceError(Message("die-range", {"die": repr(die)}), rule="WBF 9")
+            raise InvalidDiceError(Message("die-range", {"die": repr(die)}), rule="WBF 11")
     return first, second
 
 

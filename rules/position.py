@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .errors import InvalidPositionError, InvalidPositionIdError
@@ -69,6 +70,12 @@ START_COUNTS: Counts = (
     0,
     2,
     0,
+)
+
+
+# Nackgammon (gnubg's "Nackgammon" variation): 2 on 24, 2 on 23, 4 on 13, 3 on 8, 4 on 6 each
+NACKGAMMON_COUNTS: Counts = tuple(
+    {6: 4, 8: 3, 13: 4, 23: 2, 24: 2}.get(index, 0) for index in range(NIBBLES)
 )
 
 
@@ -272,6 +279,23 @@ class Position(tuple[int, int]):
 
     def __str__(self) -> str:
         return render_text(self)
+
+
+class Variation(StrEnum):
+    """The game played, by its starting position; the values are gnubg's names, lower-cased.
+
+    >>> Variation.NACKGAMMON.start.on_roll[23], Variation.STANDARD.start == Position.start()
+    (2, True)
+    """
+
+    STANDARD = "standard"
+    NACKGAMMON = "nackgammon"
+
+    @property
+    def start(self) -> Position:
+        """Where each game of this variation starts."""
+        counts = NACKGAMMON_COUNTS if self is Variation.NACKGAMMON else START_COUNTS
+        return Position._from_packed(pack(counts), pack(counts))
 
 
 def _pips(packed: int) -> int:

@@ -43,7 +43,7 @@ from enum import StrEnum
 from .dice import EnteredDice
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, RulesError
 from .game import Act, Action, Game, Phase
-from .match import GameContext, GameResult, Match, MoneyRules, Outcome
+from .match import GameContext, GameResult, Match, MatchRules, MoneyRules, Outcome
 from .matchid import Resignation
 from .matfile import (
     Cell,
@@ -84,7 +84,8 @@ class ProblemKind(StrEnum):
     NO_RESULT = "no-result"
     AFTER_MATCH = "after-match"
     UNFINISHED = "unfinished"
-    LENGTH = "length"
+    LENGTH = "length"  # a note: an even length, replayed as written
+    CONTINUED = "continued"  # a note: the file continues a match from another file
     RULES = "rules"  # any other action the engine refuses
 
     @property
@@ -113,6 +114,7 @@ _HEADINGS = {
     ProblemKind.AFTER_MATCH: Message("kind-after-match"),
     ProblemKind.UNFINISHED: Message("kind-unfinished"),
     ProblemKind.LENGTH: Message("kind-length"),
+    ProblemKind.CONTINUED: Message("kind-continued"),
     ProblemKind.RULES: Message("kind-rules"),
 }
 
@@ -240,7 +242,12 @@ def _cube_words(double: CubeAction, answer: str | None) -> Message:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """A match file replayed: its games as the rules score them, and its problems."""
+    """A match file replayed: its games as the rules score them, and its problems.
+
+    ``notes`` say how the file was read where its server's conventions differ from
+    a tournament's (an even length, a match continued from another file): facts
+    about the file, which accuse nobody, so they are kept apart from the problems.
+    """
 
     length: int
     players: tuple[str, str]
@@ -249,6 +256,7 @@ class Replay:
     final_score: tuple[int, int]
     winner: int | None
     tags: tuple[tuple[str, str], ...] = ()
+    notes: tuple[Problem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -266,6 +274,7 @@ class Replay:
             "final_score": list(self.final_score),
             "winner": self.winner,
             "problems": [problem.as_dict() for problem in self.problems],
+            "notes": [note.as_dict() for note in self.notes],
         }
 
     def to_json(self) -> str:
@@ -291,21 +300,17 @@ class Replay:
 
 
 def replay_match(record: MatchRecord) -> Replay:
-    """Replay every game of a match file and collect the problems, in the order of the file."""
+    """Replay every game of a match file and collect the problems, in the order of the file.
+
+    What a log's server allowed and a tournament does not (an even length, no
+    Crawford game, a match continued from another file) is replayed as written,
+    with a note, not a problem: the players broke no rule by it.
+    """
     problems: list[Problem] = []
+    notes: list[Problem] = []
     names = record.players
     length = record.length
-    if length and length % 2 == 0:
-        problems.append(
-            Problem(
-                record.length_line,
-                None,
-                ProblemKind.LENGTH,
-                Message("log-even-length", {"length": length}),
-            )
-        )
-        length = 0
-    match = Match(length) if length else None
+    match, money = _start(record, notes)
     money_score = [0, 0]
     games: list[ReplayedGame] = []
     for record_game in record.games:
@@ -331,8 +336,7 @@ def replay_match(record: MatchRecord) -> Replay:
             )
         if match is None:
             score = (money_score[0], money_score[1])
-            # a money session's file says nothing of its options; beavers are read when written
-            context = GameContext(rules=MoneyRules(beavers=True), score=score, number=number)
+            context = GameContext(rules=money, score=score, number=number)
         elif match.over:
             counted = False
             won = match.score
@@ -433,7 +437,48 @@ def replay_match(record: MatchRecord) -> Replay:
         final_score=final,
         winner=winner,
         tags=record.tags,
+        notes=tuple(notes),
     )
+
+
+def _start(record: MatchRecord, notes: list[Problem]) -> tuple[Match | None, MoneyRules]:
+    """The match as the file starts it (None for a money session), and a money session's rules.
+
+    gnubg's header says whether the Crawford rule, the Jacoby rule and beavers
+    are on, and which variation is played; a money session's file without it is
+    read with beavers allowed (they are read when written).
+    """
+    variation = record.variation
+    money = MoneyRules(
+        jacoby=record.switch("Jacoby", False),
+        beavers=record.switch("Beavers", True),
+        variation=variation,
+    )
+    length = record.length
+    if not length:
+        return None, money
+    even = length % 2 == 0
+    if even:
+        even_length = Message("log-even-length", {"length": length})
+        notes.append(Problem(record.length_line, None, ProblemKind.LENGTH, even_length))
+    options = MatchRules(
+        length, crawford=record.switch("Crawford", True), variation=variation, even=even
+    )
+    first = record.games[0]
+    start = first.score
+    if start == (0, 0) or max(start) >= length:
+        return Match(length, options=options), money
+    # A match continued from another file. At one point from the end, the score alone cannot
+    # say whether the Crawford game is still to come: a double in this game says it came.
+    away = [points == length - 1 for points in start]
+    doubled = any(entry.kind is EntryKind.DOUBLE for entry in first.entries)
+    played = all(away) or (any(away) and doubled and options.crawford)
+    continued = Message(
+        "log-continues-post-crawford" if played and not all(away) else "log-continues",
+        {"a": start[0], "b": start[1]},
+    )
+    notes.append(Problem(first.score_line, 1, ProblemKind.CONTINUED, continued))
+    return Match(length, start=start, crawford_played=played, options=options), money
 
 
 class _GameReplay:
@@ -464,7 +509,8 @@ class _GameReplay:
         self.forced: GameResult | None = None  # a result taken as written, the board unknown
         self.claims_match = False
         self.claim_line = record.line
-        self.unplayed: Entry | None = None  # a roll written with '???' for its play
+        self.unplayed: Entry | None = None  # a roll written with '???' or no play, when one was due
+        self.next_entry: Entry | None = None  # the entry after the one being replayed
 
     @property
     def result(self) -> GameResult | None:
@@ -478,22 +524,23 @@ class _GameReplay:
         self.problems.append(Problem(entry.line, self.number, kind, note))
 
     def run(self) -> _GameReplay:
-        for entry in self.record.entries:
+        entries = self.record.entries
+        for index, entry in enumerate(entries):
             if self.unplayed is not None:
-                if self.resigns_after_rolling(entry):
-                    self.unplayed = None
-                else:
-                    self.missing_play()
+                self.settle(entry)
+            self.next_entry = entries[index + 1] if index + 1 < len(entries) else None
             handler = getattr(self, f"on_{entry.kind.value}")
             try:
                 handler(entry)
             except RulesError as error:  # an action the engine refuses that no check above named
                 refused = Message("log-refused", {"entry": repr(entry.text), "reason": error.cited})
                 self.problem(entry, ProblemKind.RULES, refused)
-        if self.unplayed is not None:
-            self.missing_play()
+        # A roll with no play as the log's last word: the log was cut off, nobody is to blame;
+        # the game has no result, which is said below.
+        if self.unplayed is not None and self.unplayed.play is not None:
+            self.cells.append(Cell(self.unplayed.player, self.unplayed.text))
+        self.unplayed = None
         if not self.over:
-            entries = self.record.entries
             line = entries[-1].line if entries else self.record.score_line
             self.problems.append(
                 Problem(
@@ -507,21 +554,32 @@ class _GameReplay:
             self.cube = self.game.result.cube
         return self
 
-    def resigns_after_rolling(self, entry: Entry) -> bool:
-        """After '???': the roller resigns, or the opponent's win line says so."""
-        assert self.unplayed is not None
-        roller = self.unplayed.player
-        if entry.kind is EntryKind.WIN:
-            return entry.player != roller
-        return entry.kind in (EntryKind.LOSS, EntryKind.RESIGN) and entry.player == roller
+    def settle(self, after: Entry) -> None:
+        """A roll written with no play, settled by the entry ``after`` it.
 
-    def missing_play(self) -> None:
+        The roller resigning, or the opponent's win line: a resignation after
+        rolling. Otherwise '???' leaves the play unknown, and no play where one
+        was due is an illegal play, which stands once the opponent acts (WBF 14).
+        """
         entry = self.unplayed
         assert entry is not None and entry.dice is not None
         self.unplayed = None
+        roller = entry.player
+        if after.kind is EntryKind.WIN:
+            resigns = after.player != roller
+        else:
+            resigns = after.kind in (EntryKind.LOSS, EntryKind.RESIGN) and after.player == roller
+        if resigns:
+            if entry.play is not None:
+                self.cells.append(Cell(roller, entry.text))
+            return
+        if entry.play is not None:
+            self.next_entry = after
+            self.play(entry, entry.play)
+            return
         unknown = Message(
             "log-unknown-play",
-            {"name": self.names[entry.player], "roll": _roll(entry.dice), "number": self.number},
+            {"name": self.names[roller], "roll": _roll(entry.dice), "number": self.number},
         )
         self.problem(entry, ProblemKind.UNKNOWN_PLAY, unknown)
         self.unknown = True
@@ -571,22 +629,37 @@ class _GameReplay:
                 self.problem(entry, ProblemKind.TURN, out_of_turn)
                 return
             game.roll(dice, pass_if_no_play=not written)
-        if written is None:
-            # '???': programs write it for a player who rolled, then resigned; anything
-            # else after it means the play is simply missing (see run)
-            self.unplayed = entry
-            self.cells.append(Cell(player, entry.text))
-            return
-        if game.phase is not Phase.MOVE:
+        if written is not None and game.phase is not Phase.MOVE:
             # no legal play and none written: the engine passed the turn (WBF 17)
             self.cells.append(Cell(player, roll_cell(dice, ())))
             return
+        if written == "" and len(game.legal_plays) == 1:
+            # a forced move: servers play it themselves and write the roll alone
+            forced = game.legal_plays[0]
+            game.play(forced)
+            self.cells.append(Cell(player, roll_cell(dice, _moves(game.log[-1]))))
+            return
+        if not written:
+            # '???', or no play where one was due: programs write that for a player who
+            # rolled, then resigned, and a log cut off there ends so; what comes next
+            # settles it (see settle)
+            self.unplayed = entry
+            if written is None:
+                self.cells.append(Cell(player, entry.text))
+            return
+        self.play(entry, written)
+
+    def play(self, entry: Entry, written: str) -> None:
+        """The written play on the board: a legal play, or an illegal one that stands (WBF 14)."""
+        assert entry.dice is not None
+        dice, player, name, game = entry.dice, entry.player, self.names[entry.player], self.game
         before = game.position
         try:
             chosen = game.play(written, accept_illegal=True)
         except AmbiguousPlayError as error:
             ambiguous = Message(
-                "log-ambiguous-play", {"name": name, "play": repr(written), "reason": error.cited}
+                "log-ambiguous-play",
+                {"name": name, "play": _written(written), "reason": error.cited},
             )
             self.problem(entry, ProblemKind.ILLEGAL_PLAY, ambiguous)
             self.lose_board(entry)
@@ -596,7 +669,7 @@ class _GameReplay:
                 "log-unplaceable-play",
                 {
                     "name": name,
-                    "play": repr(written),
+                    "play": _written(written),
                     "roll": _roll(dice),
                     "reason": error.cited,
                     "number": self.number,
@@ -609,15 +682,21 @@ class _GameReplay:
             reason = game.log[-1].illegal_reason
             assert reason is not None  # the engine logs why a play it accepted was illegal
             kind, why = _why_illegal(before, dice, written, reason)
+            # "it stands" only where the opponent did roll or double after it (WBF 14)
+            after = self.next_entry
+            stands = (
+                after is not None
+                and after.player != player
+                and after.kind in (EntryKind.ROLL, EntryKind.DOUBLE)
+            )
             illegal = Message(
-                "log-illegal-play",
-                {"name": name, "play": repr(written), "roll": _roll(dice), "reason": why},
+                "log-illegal-play" if stands else "log-illegal-play-last",
+                {"name": name, "play": _written(written), "roll": _roll(dice), "reason": why},
             )
             self.problem(entry, kind, illegal)
             self.cells.append(Cell(player, f"{dice[0]}{dice[1]}: {_jellyfish(written)}"))
         else:
-            moves = [(s.source, s.destination, s.hit) for s in game.log[-1].steps or ()]
-            self.cells.append(Cell(player, roll_cell(dice, moves)))
+            self.cells.append(Cell(player, roll_cell(dice, _moves(game.log[-1]))))
 
     def lose_board(self, entry: Entry) -> None:
         """From here the board is unknown: cube and result are taken as written."""
@@ -871,6 +950,16 @@ def _why_illegal(
             fits = Message("log-wrong-dice", {"played": _roll(roll), "written": _roll(dice)})
             return ProblemKind.DICE, fits
     return ProblemKind.ILLEGAL_PLAY, reason
+
+
+def _moves(action: Action) -> list[tuple[int, int, bool]]:
+    """A logged legal play's checker moves, as :func:`rules.matfile.roll_cell` takes them."""
+    return [(s.source, s.destination, s.hit) for s in action.steps or ()]
+
+
+def _written(play: str) -> Message | str:
+    """A written play for a message: quoted as written, or "nothing" for none."""
+    return repr(play) if play.strip() else Message("play-nothing")
 
 
 def _roll(dice: Sequence[int]) -> str:

@@ -47,6 +47,7 @@ SHARED_WORDS = {
     "galore",
     "gammon",
     "log",
+    "nackgammon",
     "off",
     "pip",
     "rating",

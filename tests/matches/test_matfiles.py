@@ -92,3 +92,33 @@ def test_a_match_with_games_takes_no_import(anna, bruno, record, director):
     with pytest.raises(ValidationError, match=r"already has games.*open a dispute"):
         mat_import(match=Match.objects.get(pk=match.pk), text=text, left=0, user=director)
     assert not BoardGame.objects.filter(match=match).exists()
+
+
+CONTINUED = """ 3 point match
+
+ Game 1
+ Anna Rossi : 2                 Bruno Bianchi : 0
+  1)                             41: 13/9 24/23
+  2) 31: 8/5 6/5                 Wins 1 point
+"""
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        (CONTINUED, "continues a match at 2-0 begun in another file"),
+        ('; [Variation "NackGammon"]\n' + CONTINUED.replace(": 2 ", ": 0 "), "of Nackgammon"),
+        ('; [Crawford "Off"]\n' + CONTINUED.replace(": 2 ", ": 0 "), "without the Crawford rule"),
+    ],
+)
+def test_a_file_that_cannot_be_this_match_s_log_is_refused_through_the_page(
+    director_client, anna, bruno, text, said
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
+    upload = SimpleUploadedFile("m.mat", text.encode())
+    response = director_client.post(reverse("match_import", args=[match.pk]), {"file": upload})
+    assert said in response.content.decode()
+    assert not BoardGame.objects.filter(match=match).exists()

@@ -80,11 +80,21 @@ def result_counts(play) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (play.result.opponent, play.result.on_roll)
 
 
-def random_match(seed: int, length: int, *, cube_rate: float = 0.08, resign_rate: float = 0.004):
+def random_match(
+    seed: int,
+    length: int,
+    *,
+    cube_rate: float = 0.08,
+    resign_rate: float = 0.004,
+    rolled_resign_rate: float = 0.0,
+    options=None,
+):
     """A whole match played by the engine with seeded dice and random (legal) choices.
 
     Doubles, takes, drops and resignations happen at random where the rules allow
-    them, so written and replayed matches meet every kind of game end.
+    them (``rolled_resign_rate``: a resignation after rolling, before playing), so
+    written and replayed matches meet every kind of game end. ``options``: a
+    :class:`rules.match.MatchRules` for the match's other rules (Crawford, variation).
     Returns the :class:`rules.match.Match` and its :class:`rules.game.Game` objects.
     """
     import random
@@ -96,7 +106,7 @@ def random_match(seed: int, length: int, *, cube_rate: float = 0.08, resign_rate
 
     chooser = random.Random(seed)
     dice = SeededDice(seed)
-    match = Match(length)
+    match = Match(length, options=options)
     games = []
     while not match.over:
         game = Game(match.next_game, dice=dice)
@@ -112,7 +122,15 @@ def random_match(seed: int, length: int, *, cube_rate: float = 0.08, resign_rate
                 else:
                     game.roll()
             elif game.phase is Phase.MOVE:
-                game.play(chooser.choice(game.legal_plays))
+                # a resignation after rolling, where a server would not have played for them
+                if (
+                    rolled_resign_rate
+                    and len(game.legal_plays) > 1
+                    and chooser.random() < rolled_resign_rate
+                ):
+                    game.resign(Resignation(chooser.choice((1, 1, 2))))
+                else:
+                    game.play(chooser.choice(game.legal_plays))
             elif game.phase is Phase.DOUBLED:
                 (game.take if chooser.random() < 0.6 else game.drop)()
             elif game.phase is Phase.RESIGNED:

@@ -153,5 +153,5 @@ def test_engine_agrees_with_naive_rules_on_the_figures():
 
 @pytest.mark.parametrize("dice", [(0, 3), (7, 1), (3,), (3, 4, 5), ("6", 5), (True, 2)])
 def test_bad_dice_are_refused(dice):
-    with pytest.raises(InvalidDiceError, match="WBF 9"):
+    with pytest.raises(InvalidDiceError, match="WBF 11"):
         legal_plays(Position.start(), dice)
