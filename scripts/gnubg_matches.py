@@ -7,6 +7,8 @@
     python3 scripts/gnubg_matches.py read FILE.mat ... --out reading.json
     # both, then the replayer on the same files, compared game by game:
     python3 scripts/gnubg_matches.py crosscheck --matches 6 --length 7 --seed 5
+    # the same for Nackgammon (gnubg writes its "Variation" header tag):
+    python3 scripts/gnubg_matches.py crosscheck --matches 2 --length 3 --variation nackgammon
 
 The JSON has the form of ``shared/corpus/mat/gnubg-reading.json``: for each file its
 length, players and, per game, the score before it, the winner (0 = first-named),
@@ -41,7 +43,13 @@ def run_gnubg(env_vars: dict[str, str], gnubg: str) -> None:
 
 
 def selfplay(
-    matches: int, length: int, seed: int, out: str, noise: float = 0.06, gnubg: str = GNUBG
+    matches: int,
+    length: int,
+    seed: int,
+    out: str,
+    noise: float = 0.06,
+    gnubg: str = GNUBG,
+    variation: str = "standard",
 ) -> dict:
     """Self-play matches exported to ``out``; returns gnubg's record of each, by file name."""
     os.makedirs(out, exist_ok=True)
@@ -55,6 +63,7 @@ def selfplay(
             "CRAWFORD_NOISE": str(noise),
             "CRAWFORD_OUT": os.path.abspath(out),
             "CRAWFORD_JSON": record,
+            "CRAWFORD_VARIATION": variation,
         },
         gnubg,
     )
@@ -133,6 +142,7 @@ def outer() -> int:
         command.add_argument("--seed", type=int, default=1)
         command.add_argument("--noise", type=float, default=0.06)
         command.add_argument("--out", help="folder for the .mat files and gnubg-record.json")
+        command.add_argument("--variation", default="standard", choices=("standard", "nackgammon"))
     reading = commands.add_parser("read")
     reading.add_argument("files", nargs="+")
     reading.add_argument("--out", required=True)
@@ -146,7 +156,9 @@ def outer() -> int:
         print(f"{len(result)} files read by gnubg into {args.out}")
         return 0
     out = args.out or tempfile.mkdtemp(prefix="crawford-selfplay-")
-    record = selfplay(args.matches, args.length, args.seed, out, args.noise, args.gnubg)
+    record = selfplay(
+        args.matches, args.length, args.seed, out, args.noise, args.gnubg, args.variation
+    )
     print(f"{len(record)} matches played by gnubg in {out}")
     if args.command == "crosscheck":
         return 1 if compare(record, out) else 0
@@ -195,6 +207,7 @@ def inner() -> None:
         from gnubg_common import self_play
 
         self_play(gnubg, seed, noise)
+        gnubg.command(f"set variation {os.environ.get('CRAWFORD_VARIATION', 'standard')}")
         for number in range(int(os.environ["CRAWFORD_MATCHES"])):
             gnubg.command(f"new match {int(os.environ['CRAWFORD_LENGTH'])}")
             name = f"selfplay-{seed}-{number + 1}.mat"

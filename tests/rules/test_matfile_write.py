@@ -177,6 +177,27 @@ def test_replay_agrees_with_gnubgs_own_record_of_self_play(tmp_path):
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]] == ["agrees"] * 3
 
 
+@pytest.mark.gnubg
+@needs_gnubg
+def test_gnubg_s_nackgammon_self_play_replays_from_nackgammon_s_start(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "gnubg_matches.py"),
+            "crosscheck",
+            *("--matches", "3", "--length", "3", "--seed", "31", "--variation", "nackgammon"),
+            *("--out", str(tmp_path)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr  # same games, no problem
+    files = sorted(tmp_path.glob("*.mat"))
+    assert len(files) == 3 and all('[Variation "NackGammon"]' in f.read_text() for f in files)
+
+
 # --- players' names of any length the site allows ------------------------------------
 
 # The site allows 1-120 characters: letters of any alphabet, spaces, apostrophes, hyphens,
