@@ -490,8 +490,12 @@ CATALOG: Final[Mapping[str, Template]] = {
     ),
     # Translators: the same, where the opponent did not roll or double after the play
     "log-illegal-play-last": gettext_noop("%(name)s plays %(play)s with %(roll)s: %(reason)s"),
-    # Translators: what a player "plays" when the log writes no move, as in "Anna plays nothing"
-    "play-nothing": gettext_noop("nothing"),
+    "log-nothing-played": gettext_noop(
+        "%(name)s plays nothing with %(roll)s: %(reason)s. It stands: once the opponent "
+        "rolls, an illegal play can no longer be corrected (WBF 14)"
+    ),
+    # Translators: the same, where the opponent did not roll or double after it
+    "log-nothing-played-last": gettext_noop("%(name)s plays nothing with %(roll)s: %(reason)s"),
     "log-wrong-dice": gettext_noop(
         "that is a play of %(played)s, not of the %(written)s written (WBF 15)"
     ),

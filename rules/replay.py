@@ -659,7 +659,7 @@ class _GameReplay:
         except AmbiguousPlayError as error:
             ambiguous = Message(
                 "log-ambiguous-play",
-                {"name": name, "play": _written(written), "reason": error.cited},
+                {"name": name, "play": repr(written), "reason": error.cited},
             )
             self.problem(entry, ProblemKind.ILLEGAL_PLAY, ambiguous)
             self.lose_board(entry)
@@ -669,7 +669,7 @@ class _GameReplay:
                 "log-unplaceable-play",
                 {
                     "name": name,
-                    "play": _written(written),
+                    "play": repr(written),
                     "roll": _roll(dice),
                     "reason": error.cited,
                     "number": self.number,
@@ -689,10 +689,16 @@ class _GameReplay:
                 and after.player != player
                 and after.kind in (EntryKind.ROLL, EntryKind.DOUBLE)
             )
-            illegal = Message(
-                "log-illegal-play" if stands else "log-illegal-play-last",
-                {"name": name, "play": _written(written), "roll": _roll(dice), "reason": why},
-            )
+            if written.strip():
+                illegal = Message(
+                    "log-illegal-play" if stands else "log-illegal-play-last",
+                    {"name": name, "play": repr(written), "roll": _roll(dice), "reason": why},
+                )
+            else:  # its own sentence: "plays nothing" is not "plays" and a play in every language
+                illegal = Message(
+                    "log-nothing-played" if stands else "log-nothing-played-last",
+                    {"name": name, "roll": _roll(dice), "reason": why},
+                )
             self.problem(entry, kind, illegal)
             self.cells.append(Cell(player, f"{dice[0]}{dice[1]}: {_jellyfish(written)}"))
         else:
@@ -955,11 +961,6 @@ def _why_illegal(
 def _moves(action: Action) -> list[tuple[int, int, bool]]:
     """A logged legal play's checker moves, as :func:`rules.matfile.roll_cell` takes them."""
     return [(s.source, s.destination, s.hit) for s in action.steps or ()]
-
-
-def _written(play: str) -> Message | str:
-    """A written play for a message: quoted as written, or "nothing" for none."""
-    return repr(play) if play.strip() else Message("play-nothing")
 
 
 def _roll(dice: Sequence[int]) -> str:
