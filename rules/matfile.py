@@ -85,6 +85,9 @@ class MatchRecord:
     ratings: tuple[str | None, str | None] = (None, None)
     length_line: int = 0
     comments: tuple[str, ...] = field(default=(), repr=False)
+    # the line of the first game not read, when the file holds more games than its length
+    # allows (:func:`games_allowed`); 0 when the reader read to the end
+    unread_from: int = 0
 
     def tag(self, name: str) -> str | None:
         """A header tag's value (``; [Event "..."]``), case-insensitive; None if absent."""
@@ -150,11 +153,32 @@ _VARIATIONS = {
 _CANNOT = {"cannot move", "can't move", "cant move", "no move"}
 
 
-def read_mat(source: str | bytes) -> MatchRecord:
+GAMES_MARGIN = 5  # games read past the most a match can count (see games_allowed)
+
+
+def games_allowed(length: int) -> int | None:
+    """How many games the reader reads of an N-point match; None (no bound) for money play.
+
+    A match to N points has at most 2N - 1 games that count, however far from 0-0 the
+    file starts (a file continuing a match at 2-1 can hold fewer, never more), so the
+    bound does not rely on the score the file writes, which may be what is disputed. The
+    margin keeps a few more: games the log leaves without a result, and games played
+    after the match was won, which the replay reports one by one.
+
+    >>> games_allowed(1), games_allowed(7), games_allowed(0)
+    (6, 18, None)
+    """
+    return 2 * length - 1 + GAMES_MARGIN if length > 0 else None
+
+
+def read_mat(source: str | bytes, *, max_games: int | None = None) -> MatchRecord:
     """Read a match file's text (or bytes: UTF-8 with or without BOM, else Latin-1).
 
     Raises :class:`MatFileError` with the line number when the file's shape
     cannot be followed; what the entries say is left to the replay.
+
+    The reader stops before game ``max_games + 1`` (by default the bound its length
+    gives, :func:`games_allowed`), and the record says where (``unread_from``).
     """
     if isinstance(source, bytes):
         try:
@@ -167,12 +191,13 @@ def read_mat(source: str | bytes) -> MatchRecord:
     lines = _LINE_BREAK.split(text.lstrip("\ufeff"))
     if lines and not lines[-1]:
         lines.pop()  # the break that ends the last line starts no new one
-    return _Reader(lines).read()
+    return _Reader(lines, max_games).read()
 
 
 class _Reader:
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], max_games: int | None = None) -> None:
         self.lines = lines
+        self.max_games = max_games
         self.split = _column_split(lines)
         self.tags: list[tuple[str, str]] = []
         self.ratings: tuple[str | None, str | None] = (None, None)
@@ -188,6 +213,8 @@ class _Reader:
         number = 0
         index = 0
         lines = self.lines
+        most = self.max_games
+        unread_from = 0
         while index < len(lines):
             raw = lines[index]
             number = index + 1
@@ -213,6 +240,8 @@ class _Reader:
                         Message("mat-length", {"text": _quote(stripped)}), line=number
                     )
                 length, length_line = int(found.group(1)), number
+                if most is None:
+                    most = games_allowed(length)
                 continue
             game = _GAME.match(stripped)
             if not game:
@@ -220,6 +249,9 @@ class _Reader:
                     "mat-game-header", {"number": len(games) + 1, "text": _quote(stripped)}
                 )
                 raise MatFileError(header, line=number)
+            if most is not None and len(games) >= most:
+                unread_from = number  # more games than the match can have: stop here
+                break
             record, index = self.game(int(game.group(1)), number, index)
             if players is None:
                 players = record.players
@@ -238,6 +270,7 @@ class _Reader:
             ratings=ratings,
             length_line=length_line,
             comments=tuple(comments),
+            unread_from=unread_from,
         )
 
     def game(self, game_number: int, header_line: int, index: int) -> tuple[GameRecord, int]:

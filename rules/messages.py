@@ -428,6 +428,7 @@ CATALOG: Final[Mapping[str, Template]] = {
     "kind-length": gettext_noop("even match length"),
     "kind-continued": gettext_noop("match continued from another file"),
     "kind-rules": gettext_noop("entry the rules refuse"),
+    "kind-not-read": gettext_noop("rest of the file not read"),
     # --- replaying a match log: the problems (name, other, winner...: players' names)
     "log-even-length": gettext_noop(
         "a %(length)s-point match: a match is played to an odd number of points (WBF 3); "
@@ -459,6 +460,15 @@ CATALOG: Final[Mapping[str, Template]] = {
     "log-unfinished": ngettext_noop(
         "the match stops at %(a)s-%(b)s: nobody reached %(count)s point (WBF 3)",
         "the match stops at %(a)s-%(b)s: nobody reached %(count)s points (WBF 3)",
+    ),
+    "log-past-length": ngettext_noop(
+        "the file goes on after game %(number)s, but a %(length)s-point match has at most "
+        "%(count)s game that counts: the rest of the file is not read",
+        "the file goes on after game %(number)s, but a %(length)s-point match has at most "
+        "%(count)s games that count: the rest of the file is not read",
+    ),
+    "log-not-read": gettext_noop(
+        "the file goes on after game %(number)s: the rest of the file is not read"
     ),
     # Translators: entry is the log's cell as written; reason a refusal with its rule
     "log-refused": gettext_noop("%(entry)s: %(reason)s; the entry is left out"),

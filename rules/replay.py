@@ -87,6 +87,7 @@ class ProblemKind(StrEnum):
     LENGTH = "length"  # a note: an even length, replayed as written
     CONTINUED = "continued"  # a note: the file continues a match from another file
     RULES = "rules"  # any other action the engine refuses
+    NOT_READ = "not-read"  # the file goes on past the games its length allows
 
     @property
     def heading(self) -> Message:
@@ -116,6 +117,7 @@ _HEADINGS = {
     ProblemKind.LENGTH: Message("kind-length"),
     ProblemKind.CONTINUED: Message("kind-continued"),
     ProblemKind.RULES: Message("kind-rules"),
+    ProblemKind.NOT_READ: Message("kind-not-read"),
 }
 
 
@@ -429,6 +431,8 @@ def replay_match(record: MatchRecord) -> Replay:
             )
     else:
         final, winner = (money_score[0], money_score[1]), None
+    if record.unread_from:
+        problems.append(_not_read(record))
     return Replay(
         length=record.length,
         players=names,
@@ -479,6 +483,17 @@ def _start(record: MatchRecord, notes: list[Problem]) -> tuple[Match | None, Mon
     )
     notes.append(Problem(first.score_line, 1, ProblemKind.CONTINUED, continued))
     return Match(length, start=start, crawford_played=played, options=options), money
+
+
+def _not_read(record: MatchRecord) -> Problem:
+    """The reader stopped where the file goes on past what the match's length allows."""
+    read = len(record.games)
+    if record.length > 0:
+        most = 2 * record.length - 1
+        note = Message("log-past-length", {"number": read, "length": record.length, "count": most})
+    else:
+        note = Message("log-not-read", {"number": read})
+    return Problem(record.unread_from, None, ProblemKind.NOT_READ, note)
 
 
 class _GameReplay:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from rules.matfile import format_mat, read_mat
+from rules.matfile import format_mat, games_allowed, read_mat
 from rules.messages import Message
 from rules.replay import ProblemKind, replay_match, written_games
 from tests.conftest import SHARED
@@ -414,3 +414,39 @@ def test_each_kind_of_problem_at_its_line_in_words(text, needle, kind, key, word
     first = replay.problems[0]
     assert (found[0][0], first.kind, first.note.key) == (line_of(text, needle), kind, key)
     assert words in first.message
+
+
+def test_the_reader_stops_past_what_the_match_length_allows():
+    """A 1-point match counts at most 1 game; the reader keeps 5 more, then stops, and the
+    replay says so at the line of the first game left unread."""
+    one_game = (0, 0), [row(1, "31: 8/5 6/5", " Doubles => 2"), row(2, " Drops"), wins(1, 1)]
+    text = mat(*[one_game] * 9, length=1)
+    record = read_mat(text)
+    assert games_allowed(1) == 6 and len(record.games) == 6
+    assert record.unread_from == line_of(text, "Game 7")
+    replay, found = problems(text)
+    assert found[-1] == (line_of(text, "Game 7"), None, "not-read")
+    assert found[:-1] == [(line_of(text, f"Game {n}"), n, "after-match") for n in range(2, 7)]
+    assert replay.problems[-1].message == (
+        "the file goes on after game 6, but a 1-point match has at most 1 game that counts: "
+        "the rest of the file is not read"
+    )
+    assert str(replay.problems[-1].heading) == "rest of the file not read"
+    # as many games as the bound: read to the end, nothing said
+    assert read_mat(mat(*[one_game] * 6, length=1)).unread_from == 0
+
+
+def test_a_continued_match_and_a_money_session_are_read_whole():
+    # a file that picks a 3-point match up at 2-2 holds fewer games than 2 * 3 - 1, never more
+    assert games_allowed(3) == 10
+    later = mat(((2, 2), ANNA_WINS_2[:3] + [wins(0, 2, match=True)]), length=3)
+    assert read_mat(later).unread_from == 0
+    # money play has no bound from its length (the site's upload cap bounds it)
+    session = mat(*[((0, 0), ANNA_WINS_2)] * 40, length=0)
+    assert len(read_mat(session).games) == 40 and read_mat(session).unread_from == 0
+    stopped = read_mat(session, max_games=3)  # a caller may set its own bound
+    assert len(stopped.games) == 3 and stopped.unread_from == line_of(session, "Game 4")
+    replay = replay_match(stopped)
+    assert replay.problems[-1].message == (
+        "the file goes on after game 3: the rest of the file is not read"
+    )
