@@ -10,6 +10,10 @@ CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a serv
 DICE_SEED      unset (default): the board's dice are secure random; set, they repeat (demos)
 TIME_ZONE      default "Europe/Rome"
 
+Match files (README, Running on a server)
+MATCH_FILE_MAX_KB  the largest match file (.mat) the import and dispute pages take, in kB
+               (default 1000, 1 MB: a 25-point match with every move is about 30 kB)
+
 Logging and mail (README, Running on a server)
 LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
 ADMINS         who is mailed each server error: "Ann <ann@example.org>,bob@example.org"
@@ -186,6 +190,18 @@ DICE_SEED = os.environ.get("DICE_SEED") or None
 
 # The group whose members (with staff) may change anything; everyone else reads.
 DIRECTORS_GROUP = "Directors"
+
+# --- Match files: how large --------------------------------------------------------------------
+# A match file over this is refused (413) with the limit in plain words; the reader also stops
+# after the games a match's length allows (rules.matfile.games_allowed), so a replay is bounded.
+MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_KB", 1000, minimum=1) * 1000
+# A match-file page's whole request: the file, or its text carried to the confirmation (up to
+# twice the bytes in UTF-8 when the file was Latin-1), and the form's few fields. A larger one
+# is refused before Django reads it (matches.views.match_file_form).
+MATCH_FILE_REQUEST_MAX_BYTES = 2 * MATCH_FILE_MAX_BYTES + 65_536
+# Django's own limit on a form's fields (not its files), above what those pages take; a larger
+# request anywhere gets the 413 page (config.views.bad_request), not a bare "Bad Request".
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, MATCH_FILE_REQUEST_MAX_BYTES)
 
 # --- Logging: what an operator reads ----------------------------------------------------------
 # Warnings and errors go to stderr (gunicorn's or the service manager's log), each starting

@@ -34,5 +34,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler400 = "config.views.bad_request"
 handler404 = "tournaments.views.page_not_found"
 handler500 = "tournaments.views.server_error"

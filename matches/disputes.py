@@ -102,7 +102,8 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
                 _("No game of this match was played on the board: upload a match file.")
             )
         text = match_mat(match=match)
-    plan = mat_import_plan(match=match, text=text, left=left)  # refuses what cannot be read
+    # refuses what cannot be read
+    plan = mat_import_plan(match=match, text=text, left=left, capped=source == Dispute.Source.FILE)
     dispute = Dispute.objects.create(
         swapped=plan.swapped,
         match=match,
@@ -125,7 +126,9 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
 def dispute_report(*, dispute: Dispute) -> DisputeReport:
     """The log replayed next to the recorded games, and the score-sheet rule applied."""
     match = dispute.match
-    replay = mat_import_plan(match=match, text=dispute.mat, left=int(dispute.swapped)).replay
+    # the text was within the limit when the dispute was opened
+    plan = mat_import_plan(match=match, text=dispute.mat, left=int(dispute.swapped), capped=False)
+    replay = plan.replay
     sheet = match_score_sheet(match=match)
     count = max(len(replay.games), len(sheet.rows))
     comparisons = []

@@ -1,10 +1,12 @@
 from django import forms
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Player
 
 from .board.service import ACTS
-from .matfiles import MAX_BYTES, mat_read_text
+from .matfiles import mat_read_text, mat_too_large
 from .models import CUBE_VALUES, Game, Side
 from .services import MAX_LENGTH
 
@@ -151,14 +153,26 @@ class MatFileForm(forms.Form):
             ]
 
     def clean(self):
+        """The file's text; a file or text over the limit is refused (code ``too_large``)."""
         data = super().clean()
         upload = data.get("file")
         if upload:
-            data["text"] = mat_read_text(upload.read(MAX_BYTES + 1))
+            data["text"] = mat_read_text(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
             data["filename"] = upload.name
         elif not data.get("text"):
             data["text"] = ""
+        elif len(data["text"]) > settings.MATCH_FILE_MAX_BYTES:
+            raise mat_too_large()
         return data
+
+    @property
+    def too_large(self) -> bool:
+        return self.has_error(NON_FIELD_ERRORS, "too_large")
+
+    @property
+    def status(self) -> int:
+        """The page's status: 413 for a file over the limit, 400 for another refusal."""
+        return 413 if self.too_large else 400 if self.errors else 200
 
 
 class SheetsForm(forms.Form):

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from club.policy import can_change_match, match_scope, require
@@ -26,8 +28,6 @@ from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
 from .selectors import match_score_sheet
 from .services import game_record, match_audit_record, result_facts
-
-MAX_BYTES = 2_000_000  # a 25-point match with every move is about 30 kB
 
 
 def match_mat(*, match: Match) -> str:
@@ -65,10 +65,25 @@ def match_mat(*, match: Match) -> str:
     )
 
 
+def mat_too_large() -> ValidationError:
+    """The refusal of a match file over the site's limit (``MATCH_FILE_MAX_KB``), in kB."""
+    kilobytes = settings.MATCH_FILE_MAX_BYTES / 1000
+    limit = number_format(
+        kilobytes, decimal_pos=0 if kilobytes.is_integer() else 1, force_grouping=True
+    )
+    return ValidationError(
+        _("The file is too large: a match file may be at most %(limit)s kB.") % {"limit": limit},
+        code="too_large",
+    )
+
+
 def mat_read_text(data: bytes) -> str:
-    """An upload's text: UTF-8 (with or without a BOM), else Latin-1 as older programs write."""
-    if len(data) > MAX_BYTES:
-        raise ValidationError(_("The file is too large for a match file (over 2 MB)."))
+    """An upload's text: UTF-8 (with or without a BOM), else Latin-1 as older programs write.
+
+    ``data`` is read up to one byte over the limit, so a larger file is refused unread.
+    """
+    if len(data) > settings.MATCH_FILE_MAX_BYTES:
+        raise mat_too_large()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -77,8 +92,6 @@ def mat_read_text(data: bytes) -> str:
 
 def mat_read(*, text: str) -> MatchRecord:
     """A match file read, or the reason it cannot be, with its line, for the director."""
-    if len(text) > MAX_BYTES:
-        raise ValidationError(_("The file is too large for a match file (over 2 MB)."))
     try:
         return read_mat(text)
     except MatFileError as error:
@@ -97,8 +110,16 @@ class ImportPlan:
     by_name: bool  # the players were matched by name (else the director chose)
 
 
-def mat_import_plan(*, match: Match, text: str, left: int | None = None) -> ImportPlan:
-    """Replay a file for a match; the columns go to the players by name, or as ``left`` says."""
+def mat_import_plan(
+    *, match: Match, text: str, left: int | None = None, capped: bool = True
+) -> ImportPlan:
+    """Replay a file for a match; the columns go to the players by name, or as ``left`` says.
+
+    ``capped``: refuse a text over the site's limit, as for anything uploaded (a
+    dispute's own text was, when it was opened).
+    """
+    if capped and len(text) > settings.MATCH_FILE_MAX_BYTES:  # characters: never more than bytes
+        raise mat_too_large()
     record = mat_read(text=text)
     if record.length != match.length:
         raise ValidationError(
@@ -108,7 +129,15 @@ def mat_import_plan(*, match: Match, text: str, left: int | None = None) -> Impo
     if not record.games:
         raise ValidationError(_("The file has no games."))
     _check_rules(record)
-    names = [name.strip().casefold() for name in record.players]
+    left, by_name = _left_column(match, record.players, left)
+    if left == 1:
+        record = _swapped(record)
+    return ImportPlan(replay=replay_match(record), swapped=left == 1, by_name=by_name)
+
+
+def _left_column(match: Match, players: tuple[str, str], left: int | None) -> tuple[int, bool]:
+    """Which column of the file is the match's player A, by name unless ``left`` says."""
+    names = [name.strip().casefold() for name in players]
     a, b = str(match.player_a).casefold(), str(match.player_b).casefold()
     by_name = left is None
     if left is None:
@@ -123,14 +152,12 @@ def mat_import_plan(*, match: Match, text: str, left: int | None = None) -> Impo
                     "say which of them is %(a)s."
                 )
                 % {
-                    "left": record.players[0],
-                    "right": record.players[1],
+                    "left": players[0],
+                    "right": players[1],
                     "a": match.player_a,
                 }
             )
-    if left == 1:
-        record = _swapped(record)
-    return ImportPlan(replay=replay_match(record), swapped=left == 1, by_name=by_name)
+    return left, by_name
 
 
 def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:

@@ -3,12 +3,16 @@
 Each view parses the request, calls one service or selector, and renders.
 """
 
+from functools import wraps
+
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.policy import can_change_match, can_create, match_scope, require, sign_in_required
@@ -27,7 +31,7 @@ from .forms import (
     SheetsForm,
     WalkoverForm,
 )
-from .matfiles import mat_import, mat_import_plan, match_mat
+from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
 from .models import BoardGame, Dispute, Game, Match
 from .selectors import match_changes, match_list, match_score_sheet
 from .services import (
@@ -240,19 +244,53 @@ def match_export(request, pk: int):
     return response
 
 
+def match_file_form(view):
+    """A view taking a match file: a request larger than one may be is refused unread.
+
+    Django would read it all first (the CSRF check reads the form), to a temporary file
+    for a large upload, or refuse a large form with a bare "400 Bad Request". Here the
+    size the request declares is looked at before that: over the limit, the view shows
+    its empty form with the refusal (413), writing nothing, so no CSRF check is needed;
+    otherwise the CSRF check runs as on any other page.
+    """
+    protected = csrf_protect(view)
+
+    @csrf_exempt
+    @wraps(view)
+    def gate(request, *args, **kwargs):
+        try:
+            size = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            size = 0
+        if request.method == "POST" and size > settings.MATCH_FILE_REQUEST_MAX_BYTES:
+            request.match_file_too_large = True
+            return view(request, *args, **kwargs)
+        return protected(request, *args, **kwargs)
+
+    return gate
+
+
+def _mat_file_form(request, match) -> MatFileForm:
+    """The match-file form as posted (or empty), or the refusal of a request too large to read."""
+    if getattr(request, "match_file_too_large", False):
+        form = MatFileForm({}, match=match)  # bound to nothing: the body is never read
+        form.add_error(None, mat_too_large())
+        return form
+    if request.method == "POST":
+        return MatFileForm(request.POST, request.FILES, match=match)
+    return MatFileForm(match=match)
+
+
+@match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
 def match_import(request, pk: int):
     """Upload a .mat file, see what the replay makes of it, then import it."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
-    posted = request.method == "POST"
-    form = MatFileForm(
-        request.POST if posted else None, request.FILES if posted else None, match=found
-    )
+    form = _mat_file_form(request, found)
     context = {"match": found, "form": form}
-    status = 200
-    if request.method == "POST" and form.is_valid():
+    if form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
             if "confirm" in request.POST:
@@ -263,20 +301,17 @@ def match_import(request, pk: int):
             context["text"] = data["text"]
         except ValidationError as error:
             form.add_error(None, error)
-            status = 400
-    return render(request, "match_import.html", context, status=status)
+    return render(request, "match_import.html", context, status=form.status)
 
 
+@match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
 def dispute_new(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
-    posted = request.method == "POST"
-    form = MatFileForm(
-        request.POST if posted else None, request.FILES if posted else None, match=found
-    )
-    if request.method == "POST" and form.is_valid():
+    form = _mat_file_form(request, found)
+    if form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
             opened = dispute_open(
@@ -290,8 +325,7 @@ def dispute_new(request, pk: int):
             form.add_error(None, error)
         else:
             return redirect(opened)
-    status = 400 if form.errors else 200
-    return render(request, "dispute_new.html", {"match": found, "form": form}, status=status)
+    return render(request, "dispute_new.html", {"match": found, "form": form}, status=form.status)
 
 
 @sign_in_required

@@ -112,3 +112,17 @@ def test_the_sign_in_pause_lasts_as_long_as_the_environment_says():
     }
     done = run("", LOGIN_COOLOFF_MINUTES="0")  # 0 would lock an account for good
     assert "LOGIN_COOLOFF_MINUTES must be a whole number from 1, not '0'" in done.stderr
+
+
+def test_the_match_file_limit_and_django_s_own_limit_above_it():
+    names = ("MATCH_FILE_MAX_BYTES", "MATCH_FILE_REQUEST_MAX_BYTES", "DATA_UPLOAD_MAX_MEMORY_SIZE")
+    assert settings_of(*names) == {
+        "MATCH_FILE_MAX_BYTES": 1_000_000,  # 1 MB: a 25-point match is about 30 kB
+        "MATCH_FILE_REQUEST_MAX_BYTES": 2_065_536,
+        "DATA_UPLOAD_MAX_MEMORY_SIZE": 2_621_440,  # Django's default, already above it
+    }
+    larger = settings_of(*names, MATCH_FILE_MAX_KB="3000")
+    assert larger["MATCH_FILE_MAX_BYTES"] == 3_000_000
+    assert larger["DATA_UPLOAD_MAX_MEMORY_SIZE"] == larger["MATCH_FILE_REQUEST_MAX_BYTES"]
+    done = run("", MATCH_FILE_MAX_KB="1 MB")
+    assert "MATCH_FILE_MAX_KB must be a whole number from 1, not '1 MB'" in done.stderr
