@@ -10,9 +10,11 @@ CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a serv
 DICE_SEED      unset (default): the board's dice are secure random; set, they repeat (demos)
 TIME_ZONE      default "Europe/Rome"
 
-Match files (README, Running on a server)
+Match files and kept replays (README, Running on a server)
 MATCH_FILE_MAX_KB  the largest match file (.mat) the import and dispute pages take, in kB
                (default 1000, 1 MB: a 25-point match with every move is about 30 kB)
+REDIS_URL      where replays are kept for every worker, e.g. redis://127.0.0.1:6379/0;
+               unset (default): in each process's memory (one process, a laptop)
 
 Logging and mail (README, Running on a server)
 LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
@@ -191,7 +193,7 @@ DICE_SEED = os.environ.get("DICE_SEED") or None
 # The group whose members (with staff) may change anything; everyone else reads.
 DIRECTORS_GROUP = "Directors"
 
-# --- Match files: how large --------------------------------------------------------------------
+# --- Match files: how large, and where their replays are kept ----------------------------------
 # A match file over this is refused (413) with the limit in plain words; the reader also stops
 # after the games a match's length allows (rules.matfile.games_allowed), so a replay is bounded.
 MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_KB", 1000, minimum=1) * 1000
@@ -202,6 +204,24 @@ MATCH_FILE_REQUEST_MAX_BYTES = 2 * MATCH_FILE_MAX_BYTES + 65_536
 # Django's own limit on a form's fields (not its files), above what those pages take; a larger
 # request anywhere gets the 413 page (config.views.bad_request), not a bare "Bad Request".
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, MATCH_FILE_REQUEST_MAX_BYTES)
+# Each file's replay is kept (matches.matfiles): in Redis for every worker of a server,
+# otherwise in this process's memory.
+if env("REDIS_URL"):
+    try:
+        import redis  # noqa: F401  (Django's Redis cache needs it: pip install -e '.[server]')
+    except ImportError as missing:
+        raise ImproperlyConfigured(
+            "REDIS_URL is set but the redis package is not installed: pip install -e '.[server]'"
+        ) from missing
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env("REDIS_URL"),
+            "KEY_PREFIX": "crawford",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Logging: what an operator reads ----------------------------------------------------------
 # Warnings and errors go to stderr (gunicorn's or the service manager's log), each starting

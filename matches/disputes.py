@@ -102,7 +102,7 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
                 _("No game of this match was played on the board: upload a match file.")
             )
         text = match_mat(match=match)
-    # refuses what cannot be read
+    # refuses what cannot be read; the replay is kept for the dispute's page
     plan = mat_import_plan(match=match, text=text, left=left, capped=source == Dispute.Source.FILE)
     dispute = Dispute.objects.create(
         swapped=plan.swapped,
@@ -126,7 +126,7 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
 def dispute_report(*, dispute: Dispute) -> DisputeReport:
     """The log replayed next to the recorded games, and the score-sheet rule applied."""
     match = dispute.match
-    # the text was within the limit when the dispute was opened
+    # the replay kept when the dispute was opened (the text was within the limit then)
     plan = mat_import_plan(match=match, text=dispute.mat, left=int(dispute.swapped), capped=False)
     replay = plan.replay
     sheet = match_score_sheet(match=match)

@@ -5,18 +5,27 @@ and only its result when a director recorded it by hand. Import replays the
 file through the engine (:func:`rules.replay.replay_match`) and keeps, for each
 game, the engine's log as a board game's actions: a match imported once can
 be exported, shown move by move, or disputed like one played on the site.
+
+A file is replayed once: the replay is kept in the cache (Redis on a server,
+``REDIS_URL``), keyed by the text's hash and the engine's version, so showing
+the preview again, confirming it, or opening a dispute's page reuses it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+import rules
 from club.policy import can_change_match, match_scope, require
 from club.words import sentence
 from rules.errors import MatFileError
@@ -28,6 +37,24 @@ from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
 from .selectors import match_score_sheet
 from .services import game_record, match_audit_record, result_facts
+
+logger = logging.getLogger(__name__)
+
+# A kept replay lasts a week (a dispute is settled within a tournament); one the cache has
+# let go is simply replayed again.
+KEEP_SECONDS = 7 * 24 * 3600
+
+
+def _engine_version() -> str:
+    """The engine's source, hashed: any change to rules/ makes every kept replay stale."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(rules.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+ENGINE_VERSION = _engine_version()
 
 
 def match_mat(*, match: Match) -> str:
@@ -111,28 +138,63 @@ class ImportPlan:
 
 
 def mat_import_plan(
-    *, match: Match, text: str, left: int | None = None, capped: bool = True
+    *,
+    match: Match,
+    text: str,
+    left: int | None = None,
+    logs: bool = False,
+    capped: bool = True,
 ) -> ImportPlan:
     """Replay a file for a match; the columns go to the players by name, or as ``left`` says.
 
-    ``capped``: refuse a text over the site's limit, as for anything uploaded (a
-    dispute's own text was, when it was opened).
+    The same text is replayed once (:func:`_kept`). ``logs``: each game's engine log too
+    (an import stores them; the pages do not show them). ``capped``: refuse a text over
+    the site's limit, as for anything uploaded (a dispute's own text was, when opened).
     """
     if capped and len(text) > settings.MATCH_FILE_MAX_BYTES:  # characters: never more than bytes
         raise mat_too_large()
-    record = mat_read(text=text)
-    if record.length != match.length:
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    head_key = f"mat:{ENGINE_VERSION}:{digest}"
+    record = None
+    head = _kept([head_key]).get(head_key)
+    if head is None:
+        record = mat_read(text=text)
+        head = (record.length, record.players, len(record.games), _rules_facts(record))
+    length, players, games, rules_facts = head
+    if length != match.length:
         raise ValidationError(
             _("The file is a %(file)s-point match; this match is to %(length)s points.")
-            % {"file": record.length, "length": match.length}
+            % {"file": length, "length": match.length}
         )
-    if not record.games:
+    if not games:
         raise ValidationError(_("The file has no games."))
-    _check_rules(record)
-    left, by_name = _left_column(match, record.players, left)
-    if left == 1:
-        record = _swapped(record)
-    return ImportPlan(replay=replay_match(record), swapped=left == 1, by_name=by_name)
+    _check_rules(*rules_facts)
+    left, by_name = _left_column(match, players, left)
+    swapped = left == 1
+    games_key = f"{head_key}:{'BA' if swapped else 'AB'}"
+    logs_key = f"{games_key}:logs"
+    kept = _kept([games_key, logs_key] if logs else [games_key])
+    replay = kept.get(games_key)
+    if replay is not None and logs:
+        game_logs = kept.get(logs_key)
+        if game_logs is None or len(game_logs) != len(replay.games):
+            replay = None
+        else:
+            games_with_logs = zip(replay.games, game_logs, strict=True)
+            replay = replace(replay, games=tuple(replace(g, log=x) for g, x in games_with_logs))
+    if replay is None:
+        if record is None:
+            record = mat_read(text=text)
+        replay = replay_match(_swapped(record) if swapped else record)
+        light = replace(replay, games=tuple(replace(game, log=()) for game in replay.games))
+        _keep(
+            {
+                head_key: head,
+                games_key: light,
+                logs_key: tuple(game.log for game in replay.games),
+            }
+        )
+    return ImportPlan(replay=replay, swapped=swapped, by_name=by_name)
 
 
 def _left_column(match: Match, players: tuple[str, str], left: int | None) -> tuple[int, bool]:
@@ -160,10 +222,26 @@ def _left_column(match: Match, players: tuple[str, str], left: int | None) -> tu
     return left, by_name
 
 
+def _kept(keys: list[str]) -> dict:
+    """What the cache keeps under these keys; nothing when it cannot answer (the site goes on)."""
+    try:
+        return cache.get_many(keys)
+    except Exception:  # a cache that is down or holds what cannot be read: replay instead
+        logger.warning("kept replays could not be read", exc_info=True)
+        return {}
+
+
+def _keep(values: dict) -> None:
+    try:
+        cache.set_many(values, KEEP_SECONDS)
+    except Exception:
+        logger.warning("a replay could not be kept", exc_info=True)
+
+
 def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:
     """Bring a match played elsewhere into the site: its games, their logs, the score."""
     require(can_change_match(user, match))
-    plan = mat_import_plan(match=match, text=text, left=left)
+    plan = mat_import_plan(match=match, text=text, left=left, logs=True)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.games.exists() or locked.board_games.exists():
@@ -196,10 +274,19 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user) -> Imp
     return plan
 
 
-def _check_rules(record: MatchRecord) -> None:
+def _rules_facts(record: MatchRecord) -> tuple[tuple[int, int], bool, bool]:
+    """What :func:`_check_rules` asks of a file (kept with the replay, so it is not read again):
+    the score it starts at, whether it is standard backgammon, whether with the Crawford rule."""
+    return (
+        record.games[0].score if record.games else (0, 0),
+        record.variation is Variation.STANDARD,
+        record.switch("Crawford", True),
+    )
+
+
+def _check_rules(start: tuple[int, int], standard: bool, crawford: bool) -> None:
     """Refuse a file that cannot be this match's log: the site's matches start at 0-0, from
     the standard position, with the Crawford rule (WBF 24)."""
-    start = record.games[0].score
     if start != (0, 0):
         raise ValidationError(
             _(
@@ -208,11 +295,11 @@ def _check_rules(record: MatchRecord) -> None:
             )
             % {"a": start[0], "b": start[1]}
         )
-    if record.variation is not Variation.STANDARD:
+    if not standard:
         raise ValidationError(
             _("The file is a match of Nackgammon; this match is standard backgammon.")
         )
-    if not record.switch("Crawford", True):
+    if not crawford:
         raise ValidationError(
             _(
                 "The file's match is played without the Crawford rule; this match is played "

@@ -336,7 +336,8 @@ def dispute(request, pk: int, number: int):
     A refusal (a correction the rules forbid once a later match has begun, US rules
     4.10) is shown on the page, which stays as it was.
     """
-    found = get_object_or_404(Dispute.objects.select_related("match"), match_id=pk, pk=number)
+    disputes = Dispute.objects.select_related("match__player_a", "match__player_b")
+    found = get_object_or_404(disputes, match_id=pk, pk=number)
     require(can_change_match(request.user, found.match))
     sheets = SheetsForm(request.POST if "sheets" in request.POST else None)
     refusals: list[str] = []
@@ -358,7 +359,7 @@ def dispute(request, pk: int, number: int):
         except ValidationError as error:
             refusals = error.messages
         status = 400
-    found = Dispute.objects.select_related("match__player_a", "match__player_b").get(pk=found.pk)
+        found = disputes.get(pk=found.pk)  # as it is now, after the refusal
     report = dispute_report(dispute=found)
     if not sheets.is_bound:
         sheets = SheetsForm(

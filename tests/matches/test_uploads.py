@@ -1,11 +1,12 @@
-"""Match files on the import and dispute pages: a limit on their size, and a reader bounded by
-the match's length."""
+"""Match files on the import and dispute pages: a limit on their size, a reader bounded by the
+match's length, and a replay made once and kept for every later view of the page."""
 
 import html
 import re
 from unittest import mock
 
 import pytest
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -13,8 +14,9 @@ from django.urls import reverse
 from club.policy import SYSTEM
 from club.services import player_create
 from matches import matfiles
-from matches.models import BoardGame, Dispute, Game
+from matches.models import BoardAction, BoardGame, Dispute, Game
 from matches.services import match_create
+from rules.matfile import read_mat
 from rules.replay import replay_match
 from tests.conftest import SHARED
 
@@ -22,6 +24,13 @@ pytestmark = pytest.mark.django_db
 
 CHARLOT = SHARED / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat"
 PAGES = ["match_import", "dispute_new"]
+
+
+@pytest.fixture(autouse=True)
+def nothing_kept():
+    cache.clear()  # each test starts with no replay kept (the cache lives as long as the worker)
+    yield
+    cache.clear()
 
 
 @pytest.fixture
@@ -180,3 +189,107 @@ def test_a_file_going_on_past_the_match_length_is_read_only_so_far(director_clie
         "Resto del file non letto</span>: il file continua dopo il gioco 10, ma una partita ai "
         "3 punti ha al massimo 5 giochi che contano: il resto del file non viene letto"
     ) in italian
+
+
+# --- a replay is made once, and kept -----------------------------------------------------------
+
+
+def counted():
+    """Count the site's replays (the engine's replay_match, as matches.matfiles calls it)."""
+    return mock.patch.object(matfiles, "replay_match", wraps=replay_match)
+
+
+def test_an_import_is_replayed_once_however_often_its_preview_is_shown(director_client, charlot):
+    url = reverse("match_import", args=[charlot.pk])
+    data = CHARLOT.read_bytes()
+    with counted() as replayed:
+        first = director_client.post(url, {"file": SimpleUploadedFile("c.mat", data)})
+        assert first.status_code == 200 and replayed.call_count == 1
+        # the page reloaded (the browser sends the file again), and in Italian
+        again = director_client.post(url, {"file": SimpleUploadedFile("c.mat", data)})
+        italian = director_client.post(
+            url, {"file": SimpleUploadedFile("c.mat", data)}, HTTP_ACCEPT_LANGUAGE="it"
+        )
+        assert again.status_code == italian.status_code == 200
+        assert 'id="no-problems"' in again.content.decode()
+        assert "Il log non viola nessuna regola" in page_text(italian)
+        # the confirmation imports from the kept replay, engine logs and all
+        text = html.unescape(
+            re.search(
+                r'<textarea name="text" hidden>\n(.*?)</textarea>', first.content.decode(), re.S
+            )[1]
+        )
+        done = director_client.post(url, {"text": text, "left": "0", "confirm": "1"})
+        assert done.status_code == 302
+        assert replayed.call_count == 1
+    fresh = replay_match(read_mat(data))
+    assert BoardAction.objects.count() == sum(len(game.log) for game in fresh.games)
+    assert Game.objects.filter(match=charlot).count() == len(fresh.games)
+
+
+def test_a_dispute_is_replayed_once_for_all_its_page_views(director_client, charlot, record):
+    record(charlot, 1)  # the sheet says charlot2 won game 1; the file says otherwise
+    with counted() as replayed:
+        opened = director_client.post(
+            reverse("dispute_new", args=[charlot.pk]),
+            {"file": SimpleUploadedFile("c.mat", CHARLOT.read_bytes())},
+        )
+        assert opened.status_code == 302 and replayed.call_count == 1
+        url = opened["Location"]
+        assert director_client.get(url).status_code == 200
+        assert "part ways at game 1" in page_text(director_client.get(url))
+        assert director_client.get(url, HTTP_ACCEPT_LANGUAGE="it").status_code == 200
+        sheets = director_client.post(url, {"sheets": "1", "a_a": "7", "a_b": "2"})
+        assert sheets.status_code == 302 and director_client.get(url).status_code == 200
+        assert replayed.call_count == 1  # every view since the upload used the kept replay
+        director_client.post(url, {"decide": "1"})
+        assert replayed.call_count == 1
+    assert Dispute.objects.get().decision == "log"
+
+
+def test_a_change_to_the_engine_replays_again(director_client, charlot):
+    url = reverse("match_import", args=[charlot.pk])
+    data = CHARLOT.read_bytes()
+    with counted() as replayed:
+        director_client.post(url, {"file": SimpleUploadedFile("c.mat", data)})
+        with mock.patch.object(matfiles, "ENGINE_VERSION", "another-engine"):
+            director_client.post(url, {"file": SimpleUploadedFile("c.mat", data)})
+        assert replayed.call_count == 2
+    assert matfiles._engine_version() == matfiles.ENGINE_VERSION  # the rules' source, hashed
+
+
+def test_a_cache_that_does_not_answer_only_costs_a_replay(director_client, charlot):
+    url = reverse("match_import", args=[charlot.pk])
+    broken = mock.patch.object(matfiles.cache, "get_many", side_effect=ConnectionError("down"))
+    with counted() as replayed, broken:
+        response = director_client.post(
+            url, {"file": SimpleUploadedFile("c.mat", CHARLOT.read_bytes())}
+        )
+    assert response.status_code == 200 and replayed.call_count == 1
+    assert 'id="no-problems"' in response.content.decode()
+
+
+def test_the_pages_query_counts(director_client, charlot, record, django_assert_num_queries):
+    """Pinned: a change that adds a query to these pages shows here (and is a choice)."""
+    record(charlot, 1)
+    data = CHARLOT.read_bytes()
+    opened = director_client.post(
+        reverse("dispute_new", args=[charlot.pk]), {"file": SimpleUploadedFile("c.mat", data)}
+    )
+    # session, user, the dispute with its match and players, the match's place (the policy's
+    # question), the Directors group, the recorded games, the Directors group for the menu
+    with django_assert_num_queries(7):
+        assert director_client.get(opened["Location"]).status_code == 200
+    other = match_create(
+        player_a=charlot.player_a, player_b=charlot.player_b, length=7, user=SYSTEM
+    )
+    preview_url = reverse("match_import", args=[other.pk])
+    director_client.post(preview_url, {"file": SimpleUploadedFile("c.mat", data)})
+    # session, user, the match, its games, its place, the Directors group twice: no replay
+    with django_assert_num_queries(7):
+        assert (
+            director_client.post(
+                preview_url, {"file": SimpleUploadedFile("c.mat", data)}
+            ).status_code
+            == 200
+        )

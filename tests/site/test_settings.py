@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 SERVER = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "testserver"}
@@ -126,3 +128,31 @@ def test_the_match_file_limit_and_django_s_own_limit_above_it():
     assert larger["DATA_UPLOAD_MAX_MEMORY_SIZE"] == larger["MATCH_FILE_REQUEST_MAX_BYTES"]
     done = run("", MATCH_FILE_MAX_KB="1 MB")
     assert "MATCH_FILE_MAX_KB must be a whole number from 1, not '1 MB'" in done.stderr
+
+
+KEEP = """
+from django.core.cache import caches
+cache = caches["default"]
+from rules.matfile import read_mat
+from rules.replay import replay_match
+from tests.conftest import SHARED
+replay = replay_match(read_mat((SHARED / "corpus/mat/gnubg-scripts_test-match01.mat").read_bytes()))
+cache.set("site-test-replay", replay, 60)
+print("kept", cache.get("site-test-replay") == replay, type(cache).__name__)
+cache.delete("site-test-replay")
+"""
+
+
+def test_replays_are_kept_in_memory_or_in_redis_for_every_worker():
+    caches = settings_of("CACHES")["CACHES"]["default"]
+    assert caches["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    try:
+        import redis  # noqa: F401
+    except ImportError:  # the server extra is not installed here: said in plain words
+        done = run("", REDIS_URL="redis://127.0.0.1:6379/0")
+        assert "REDIS_URL is set but the redis package is not installed" in done.stderr
+        return
+    done = run(KEEP, REDIS_URL="redis://127.0.0.1:6379/0")
+    if "ConnectionError" in done.stderr:
+        pytest.skip("no Redis answers on 127.0.0.1:6379")
+    assert done.stdout.split() == ["kept", "True", "RedisCache"], done.stderr
