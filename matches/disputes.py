@@ -20,7 +20,7 @@ from rules.match import Match as RulesMatch
 from rules.replay import Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
 
-from .matfiles import mat_import_plan, match_mat
+from .matfiles import ImportPlan, mat_import_plan, match_mat
 from .models import Dispute, Match
 from .selectors import SheetRow, match_score_sheet
 from .services import (
@@ -56,6 +56,7 @@ class DisputeReport:
     games: tuple[GameComparison, ...]
     recorded_score: tuple[int, int]
     ruling: SheetRuling
+    plan: ImportPlan  # the replay as kept, with the problems the page lists
 
     @property
     def parting(self) -> int | None:
@@ -142,7 +143,7 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
             after = scored.score
         comparisons.append(GameComparison(index + 1, logged, recorded, after))
     ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
-    return DisputeReport(dispute, replay, tuple(comparisons), sheet.score, ruling)
+    return DisputeReport(dispute, replay, tuple(comparisons), sheet.score, ruling, plan)
 
 
 def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:

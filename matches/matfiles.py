@@ -31,7 +31,7 @@ from club.words import sentence
 from rules.errors import MatFileError
 from rules.matfile import GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
 from rules.position import Variation
-from rules.replay import Replay, replay_match, written_games
+from rules.replay import Problem, Replay, replay_match, written_games
 
 from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
@@ -43,6 +43,9 @@ logger = logging.getLogger(__name__)
 # A kept replay lasts a week (a dispute is settled within a tournament); one the cache has
 # let go is simply replayed again.
 KEEP_SECONDS = 7 * 24 * 3600
+# The pages list a log's first problems, then say how many more there are: a file that goes
+# on with rolls after its game ended has one per roll, tens of thousands in a megabyte.
+PROBLEMS_SHOWN = 200
 
 
 def _engine_version() -> str:
@@ -132,9 +135,19 @@ def mat_read(*, text: str) -> MatchRecord:
 class ImportPlan:
     """What an import would do: the replay, and which column is which player."""
 
-    replay: Replay
+    replay: Replay  # kept: no engine logs unless asked, and the problems the pages list
     swapped: bool  # the file's left column is the match's player B
     by_name: bool  # the players were matched by name (else the director chose)
+    problem_count: int  # all the log's problems
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """The problems a page lists: the first :data:`PROBLEMS_SHOWN`, in the file's order."""
+        return self.replay.problems[:PROBLEMS_SHOWN]
+
+    @property
+    def problems_not_shown(self) -> int:
+        return self.problem_count - len(self.problems)
 
 
 def mat_import_plan(
@@ -160,6 +173,7 @@ def mat_import_plan(
     if head is None:
         record = mat_read(text=text)
         head = (record.length, record.players, len(record.games), _rules_facts(record))
+        _keep({head_key: head})  # a file refused below is not read again either
     length, players, games, rules_facts = head
     if length != match.length:
         raise ValidationError(
@@ -174,7 +188,7 @@ def mat_import_plan(
     games_key = f"{head_key}:{'BA' if swapped else 'AB'}"
     logs_key = f"{games_key}:logs"
     kept = _kept([games_key, logs_key] if logs else [games_key])
-    replay = kept.get(games_key)
+    replay, problem_count = kept.get(games_key, (None, 0))
     if replay is not None and logs:
         game_logs = kept.get(logs_key)
         if game_logs is None or len(game_logs) != len(replay.games):
@@ -186,15 +200,19 @@ def mat_import_plan(
         if record is None:
             record = mat_read(text=text)
         replay = replay_match(_swapped(record) if swapped else record)
-        light = replace(replay, games=tuple(replace(game, log=()) for game in replay.games))
+        problem_count = len(replay.problems)
+        light = replace(
+            replay,
+            games=tuple(replace(game, log=()) for game in replay.games),
+            problems=replay.problems[:PROBLEMS_SHOWN],
+        )
         _keep(
             {
-                head_key: head,
-                games_key: light,
+                games_key: (light, problem_count),
                 logs_key: tuple(game.log for game in replay.games),
             }
         )
-    return ImportPlan(replay=replay, swapped=swapped, by_name=by_name)
+    return ImportPlan(replay=replay, swapped=swapped, by_name=by_name, problem_count=problem_count)
 
 
 def _left_column(match: Match, players: tuple[str, str], left: int | None) -> tuple[int, bool]:

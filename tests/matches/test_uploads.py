@@ -293,3 +293,38 @@ def test_the_pages_query_counts(director_client, charlot, record, django_assert_
             ).status_code
             == 200
         )
+
+
+def test_a_log_with_thousands_of_problems_lists_the_first_and_says_how_many_more(
+    director_client, anna, bruno
+):
+    """A file that goes on rolling after its game ended has a problem per roll (tens of
+    thousands in a megabyte): the page lists 200 and counts the rest, kept or not."""
+    match = match_create(player_a=anna, player_b=bruno, length=1, user=SYSTEM)
+    text = (
+        " 1 point match\n\n Game 1\n Anna Rossi : 0                 Bruno Bianchi : 0\n"
+        "  1) 31: 8/5 6/5                 Doubles => 2\n"
+        "  2)  Drops                      Wins 1 point\n"
+    ) + "".join(f"{n:3d}) 31: 8/5 6/5                 42: 8/4 6/4\n" for n in range(3, 303))
+    last_listed = 7 + 99  # two problems a line, from line 7
+    url = reverse("match_import", args=[match.pk])
+    with counted() as replayed:
+        for language in ("en", "it", "en"):
+            response = director_client.post(
+                url,
+                {"file": SimpleUploadedFile("m.mat", text.encode())},
+                HTTP_ACCEPT_LANGUAGE=language,
+            )
+            page = response.content.decode()
+            assert response.status_code == 200 and page.count('class="problem-row') == 200
+            assert f'data-line="{last_listed}"' in page
+            assert f'data-line="{last_listed + 1}"' not in page
+        assert replayed.call_count == 1
+    assert "600 problems in the log" in page
+    assert f"400 more problems, after line {last_listed}, are not listed." in page
+    italian = director_client.post(
+        url, {"file": SimpleUploadedFile("m.mat", text.encode())}, HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert f"Altri 400 problemi, dopo la riga {last_listed}, non sono elencati." in (
+        italian.content.decode()
+    )
