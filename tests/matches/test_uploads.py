@@ -328,3 +328,30 @@ def test_a_log_with_thousands_of_problems_lists_the_first_and_says_how_many_more
     assert f"Altri 400 problemi, dopo la riga {last_listed}, non sono elencati." in (
         italian.content.decode()
     )
+
+
+def test_a_file_refused_for_its_rules_is_read_once_and_refused_again_in_words(
+    director_client, anna, bruno
+):
+    """What the refusal needs (the starting score, the variation, the Crawford rule) is kept
+    with the file's hash, so showing the page again neither reads nor replays it."""
+    match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
+    text = (
+        " 3 point match\n\n Game 1\n Anna Rossi : 2                 Bruno Bianchi : 1\n"
+        "  1) 31: 8/5 6/5                 Doubles => 2\n"
+        "  2)  Drops                      Wins 1 point\n"
+    )
+    url = reverse("match_import", args=[match.pk])
+    read = mock.patch.object(matfiles, "read_mat", wraps=read_mat)
+    with counted() as replayed, read as reads:
+        for language, words in [
+            ("en", "The file continues a match at 2-1 begun in another file"),
+            ("it", "Il file continua una partita iniziata in un altro file, sul 2-1"),
+        ]:
+            response = director_client.post(
+                url,
+                {"file": SimpleUploadedFile("m.mat", text.encode())},
+                HTTP_ACCEPT_LANGUAGE=language,
+            )
+            assert response.status_code == 400 and words in page_text(response)
+        assert reads.call_count == 1 and replayed.call_count == 0
