@@ -449,6 +449,102 @@ def _doubles_on_board(
     return full or threes or twos or ones
 
 
+def can_play(position: Position, dice: Sequence[int]) -> bool:
+    """Whether the roll has any legal play: some checker can move by one of the dice.
+
+    A turn that can use one die has a legal play, so a game can pass a roll with
+    none (WBF 17) without listing the plays of every roll that has some.
+    """
+    first, second = check_dice(dice)
+    mine, theirs = position
+    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    blot = ge1 & ~ge2
+    sources = (25,) if mine & _BAR_NIB else _occupied(mine)
+    return any(_step(mine, ge2, blot, s, die) >= 0 for die in (first, second) for s in sources)
+
+
+# _SOURCE_OF[d]: the change a one-die step makes to a packed side -> the point it starts from
+_SOURCE_OF: list[dict[int, int]] = [{}] + [
+    {_DELTA[d][s]: s for s in range(1, NIBBLES)} for d in range(1, 7)
+]
+
+
+def plays_reaching(position: Position, dice: Sequence[int], side: int) -> tuple[Play, ...]:
+    """The legal plays that use every die and leave the mover's packed side as ``side``.
+
+    Checking a written play needs only these, not the whole list (see :func:`_reaching`);
+    empty when there are none, and then only :func:`legal_plays` can tell more.
+    """
+    first, second = check_dice(dice)
+    theirs = position[1]
+    roll = (first, second)
+    return tuple(
+        [
+            _make(Play, (position, path, _make(Position, (_hit(theirs, key), key & _SIDE)), roll))
+            for key, path in _reaching(position[0], theirs, first, second, side).items()
+        ]
+    )
+
+
+_make = tuple.__new__
+
+
+def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> Found:
+    """The plays using every die that leave the mover's side as ``target``, with their paths.
+
+    What :func:`search` gives for those results, found without listing the rest:
+    a play that uses all the dice is always of the most dice (WBF 16-17), and the
+    steps that reach ``target`` are few. Empty when no such play exists (the
+    written play may use fewer dice, or be illegal): then only the whole search can say.
+    """
+    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    blot = ge1 & ~ge2
+    if first == second:
+        return _double_reaching(mine, ge2, blot, first, target)
+    found: Found = {}
+    for flag, x, y in ((0, first, second), (1, second, first)):
+        sources_of_y = _SOURCE_OF[y]
+        row = _PAIR_PATHS[flag]
+        for s1 in (25,) if mine & _BAR_NIB else _occupied(mine):
+            k1 = _step(mine, ge2, blot, s1, x)
+            if k1 < 0:
+                continue
+            s2 = sources_of_y.get(target - (k1 & _SIDE))
+            if s2 is None or not k1 >> (4 * s2) & 15 or (s2 != 25 and k1 & _BAR_NIB):
+                continue
+            k2 = _step(k1, ge2, blot, s2, y)
+            if k2 >= 0 and k2 not in found:
+                found[k2] = row[s1][s2]
+    return found
+
+
+def _double_reaching(mine: int, ge2: int, blot: int, d: int, target: int) -> Found:
+    """A double's play of four moves ending at ``target``, if there is one.
+
+    The search plays a double's sources from the highest down, so the play that
+    ends at ``target`` is the only one: from the bar down, each point gives up
+    the checkers it holds beyond what ``target`` leaves there.
+    """
+    key = mine
+    path: tuple[int, ...] = (0,)
+    for s in range(25, 0, -1):
+        extra = (key >> (4 * s) & 15) - (target >> (4 * s) & 15)
+        if extra < 0:
+            return {}  # a point short of checkers that nothing above can bring
+        for _ in range(extra):
+            if len(path) == 5 or (s != 25 and key & _BAR_NIB):
+                return {}  # more than four moves, or a move with a checker left on the bar
+            key = _step(key, ge2, blot, s, d)
+            if key < 0:
+                return {}
+            path += (s,)
+    if len(path) != 5 or key & _SIDE != target:
+        return {}
+    return {key: path}
+
+
 def partial_results(position: Position, dice: Sequence[int]) -> dict[int, int]:
     """Every mover's side reachable step by step with the roll, maximal or not, and dice used.
 

@@ -25,7 +25,7 @@ from itertools import pairwise
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from .messages import Message
-from .movegen import check_dice, legal_plays, partial_results
+from .movegen import can_play, check_dice, legal_plays, partial_results, plays_reaching
 from .play import Play, point_name
 from .position import BAR, OFF, Position
 
@@ -59,37 +59,55 @@ def parse_moves(text: str) -> tuple[WrittenMove, ...]:
     if cleaned.lower() in _NO_PLAY:
         return ()
     moves = []
+    hops = 0
     for token in cleaned.replace(",", " ").split():
-        match = _TOKEN.match(token)
-        if not match:
-            raise InvalidPlayError(Message("not-a-move", {"token": repr(token)}))
-        points, starred = [], set()
-        for part in match.group(1).split("/"):
-            star = part.endswith("*")
-            point = _read_point(part.rstrip("*"), token)
-            points.append(point)
-            if star:
-                starred.add(point)
-        for higher, lower in pairwise(points):
-            if lower >= higher:
-                raise InvalidPlayError(
-                    Message(
-                        "move-upwards",
-                        {
-                            "token": repr(token),
-                            "source": point_name(higher),
-                            "destination": point_name(lower),
-                        },
-                    ),
-                    rule="WBF 8",
-                )
-        count = int(match.group(2) or 1)
-        if not 1 <= count <= 4:
-            raise InvalidPlayError(Message("move-repeats", {"token": repr(token)}))
-        moves.append(WrittenMove(tuple(points), frozenset(starred), count))
-    if sum(m.count * (len(m.points) - 1) for m in moves) > 8:
+        known = _TOKENS.get(token)
+        if known is None:
+            known = _parse_token(token)
+            if len(_TOKENS) < _TOKENS_KEPT:
+                _TOKENS[token] = known
+        moves.append(known[0])
+        hops += known[1]
+    if hops > 8:
         raise InvalidPlayError(Message("too-many-moves", {"text": repr(text)}))
     return tuple(moves)
+
+
+# Tokens read so far, each with its number of hops: a match file writes the same few
+# hundred moves ("24/18", "8/5*") over and over, and a token reads the same anywhere.
+_TOKENS: dict[str, tuple[WrittenMove, int]] = {}
+_TOKENS_KEPT = 20_000
+
+
+def _parse_token(token: str) -> tuple[WrittenMove, int]:
+    """One written move ("13/7*", "8/5(2)", "24/18/13") and its hops, counted as repeated."""
+    match = _TOKEN.match(token)
+    if not match:
+        raise InvalidPlayError(Message("not-a-move", {"token": repr(token)}))
+    points, starred = [], set()
+    for part in match.group(1).split("/"):
+        star = part.endswith("*")
+        point = _read_point(part.rstrip("*"), token)
+        points.append(point)
+        if star:
+            starred.add(point)
+    for higher, lower in pairwise(points):
+        if lower >= higher:
+            raise InvalidPlayError(
+                Message(
+                    "move-upwards",
+                    {
+                        "token": repr(token),
+                        "source": point_name(higher),
+                        "destination": point_name(lower),
+                    },
+                ),
+                rule="WBF 8",
+            )
+    count = int(match.group(2) or 1)
+    if not 1 <= count <= 4:
+        raise InvalidPlayError(Message("move-repeats", {"token": repr(token)}))
+    return WrittenMove(tuple(points), frozenset(starred), count), count * (len(points) - 1)
 
 
 def _read_point(text: str, token: str) -> int:
@@ -117,16 +135,20 @@ def resolve_play(
     """
     roll = check_dice(dice)
     moves = parse_moves(text)
-    if plays is None:
-        plays = legal_plays(position, roll)
     if not moves:
-        if plays:
+        if bool(plays) if plays is not None else can_play(position, roll):
             raise IllegalPlayError(
                 Message("roll-must-be-played", {"roll": _roll(roll)}), rule="WBF 17"
             )
         return None
     net = written_result(position, moves)
-    candidates = [p for p in plays if p.result[1] == net]
+    # A play that uses every die needs no list of the others; anything else (a play of
+    # fewer dice, or an illegal one) is judged against the whole list.
+    candidates = list(plays_reaching(position, roll, net)) if plays is None else []
+    if not candidates:
+        if plays is None:
+            plays = legal_plays(position, roll)
+        candidates = [p for p in plays if p.result[1] == net]
     if not candidates:
         reason, rule = _why_illegal(position, roll, moves, net, bool(plays))
         raise IllegalPlayError(reason, rule=rule)
@@ -141,19 +163,15 @@ def written_result(position: Position, moves: Sequence[WrittenMove]) -> int:
     Refuses only what cannot be put on a board at all: moving a checker that
     is not there.
     """
-    counts = list(position.on_roll)
+    packed = position[0]
     for move in moves:
+        source, destination = move.points[0], move.points[-1]
         for _ in range(move.count):
-            source, destination = move.points[0], move.points[-1]
-            if counts[source] == 0:
+            if not packed >> (4 * source) & 15:
                 if source == BAR:
                     raise IllegalPlayError(Message("no-checker-on-bar-to-move"))
                 raise IllegalPlayError(Message("no-checker-on-point-to-move", {"point": source}))
-            counts[source] -= 1
-            counts[destination] += 1
-    packed = 0
-    for index in range(25, -1, -1):
-        packed = (packed << 4) | counts[index]
+            packed += (1 << (4 * destination)) - (1 << (4 * source))
     return packed
 
 
