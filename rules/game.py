@@ -24,17 +24,19 @@ GameResult(winner=1, points=1, outcome=<Outcome.DROP: 'drop'>, cube=1)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from enum import Enum
+from itertools import repeat
+from operator import is_
+from typing import TYPE_CHECKING
 
 from .dice import DiceSource, EnteredDice, SecureDice
 from .errors import IllegalActionError, IllegalPlayError
 from .match import GameContext, GameResult, MoneyRules, Outcome
 from .matchid import GameState, MatchState, Resignation
 from .messages import Message
-from .movegen import check_dice
+from .movegen import can_play, check_dice, legal_plays
 from .notation import apply_written, resolve_play
-from .play import Play, Step, format_steps
+from .play import Play, Step
 from .position import BAR, CHECKERS, OFF, Position
 from .xgid import format_xgid
 
@@ -66,22 +68,124 @@ class Act(Enum):
     REJECT = "reject"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One logged action and the game right after it."""
+if TYPE_CHECKING:
+    # (act, player, dice, play, steps, resignation, illegal, note, position, state, reason)
+    _ActionLayout = tuple[
+        Act,
+        int,
+        tuple[int, int] | None,
+        Play | str | None,
+        tuple[Step, ...] | None,
+        Resignation | None,
+        str | None,
+        Message | None,
+        Position | None,
+        MatchState | None,
+        Message | None,
+    ]
+else:
+    _ActionLayout = tuple
 
-    act: Act
-    player: int
-    dice: tuple[int, int] | None = None
-    play: str | None = None  # the play in gnubg notation, or as written when illegal
-    steps: tuple[Step, ...] | None = None  # a legal play's checker moves, in the order played
-    resignation: Resignation | None = None
-    illegal: str | None = None  # why a play accepted as played was illegal (WBF 14)
-    note: Message | None = None  # what the log says beside the action
-    position: Position | None = None  # after the action, from the side of the player on roll
-    state: MatchState | None = None  # after the action
-    # ``illegal`` as a message with its rule, to render in any language (the engine's log only)
-    illegal_reason: Message | None = field(default=None, compare=False)
+
+_FIELDS = (
+    "act",
+    "player",
+    "dice",
+    "play",
+    "steps",
+    "resignation",
+    "illegal",
+    "note",
+    "position",
+    "state",
+    "illegal_reason",
+)
+
+
+class Action(_ActionLayout):
+    """One logged action and the game right after it.
+
+    ``play`` is the play in gnubg notation, or as written when illegal; ``steps`` a
+    legal play's checker moves, in the order played; ``illegal`` why a play accepted
+    as played was illegal (WBF 14), and ``illegal_reason`` the same as a message with
+    its rule; ``note`` what the log says beside the action; ``position`` and
+    ``state`` the game after the action, the position from the side of the player on roll.
+
+    An immutable tuple, like :class:`Position` and :class:`Play`: a game logs two or
+    more a turn, and a long match file's replay keeps hundreds of thousands. A legal
+    play is kept as its :class:`Play`, so its notation and steps are worked out only
+    when asked for.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        act: Act,
+        player: int,
+        dice: tuple[int, int] | None = None,
+        play: str | None = None,
+        steps: tuple[Step, ...] | None = None,
+        resignation: Resignation | None = None,
+        illegal: str | None = None,
+        note: Message | None = None,
+        position: Position | None = None,
+        state: MatchState | None = None,
+        illegal_reason: Message | None = None,
+    ) -> Action:
+        return tuple.__new__(
+            cls,
+            (act, player, dice, play, steps, resignation, illegal, note, position, state)
+            + (illegal_reason,),
+        )
+
+    @property
+    def act(self) -> Act:
+        return self[0]
+
+    @property
+    def player(self) -> int:
+        return self[1]
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        return self[2]
+
+    @property
+    def play(self) -> str | None:
+        """The play in gnubg notation, or as written when illegal."""
+        play = self[3]
+        return play.notation if isinstance(play, Play) else play
+
+    @property
+    def steps(self) -> tuple[Step, ...] | None:
+        """A legal play's checker moves, in the order played."""
+        play = self[3]
+        return play.steps if isinstance(play, Play) else self[4]
+
+    @property
+    def resignation(self) -> Resignation | None:
+        return self[5]
+
+    @property
+    def illegal(self) -> str | None:
+        return self[6]
+
+    @property
+    def note(self) -> Message | None:
+        return self[7]
+
+    @property
+    def position(self) -> Position | None:
+        return self[8]
+
+    @property
+    def state(self) -> MatchState | None:
+        return self[9]
+
+    @property
+    def illegal_reason(self) -> Message | None:
+        return self[10]
 
     @property
     def position_id(self) -> str | None:
@@ -90,6 +194,30 @@ class Action:
     @property
     def match_id(self) -> str | None:
         return self.state.id if self.state is not None else None
+
+    def _compared(self) -> tuple[object, ...]:
+        """The fields equality looks at: all but ``illegal_reason`` (``illegal`` says it)."""
+        return tuple(getattr(self, name) for name in _FIELDS[:-1])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._compared() == other._compared()
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Action):
+            return self._compared() != other._compared()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
+        return f"Action({fields})"
+
+    def __getnewargs__(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
 
 
 class Game:
@@ -114,7 +242,9 @@ class Game:
         self.result: GameResult | None = None
         self.turns = [0, 0]  # plays made by each player in this game
         self.log: list[Action] = []
-        self._legal: tuple[Play, ...] = ()
+        self._legal: tuple[Play, ...] | None = None  # listed when first asked for
+        # the match states logged so far, by what they are made of: most repeat
+        self._states: dict[tuple[object, ...], MatchState] = {}
         self._before_resign = Phase.ROLL
         self._played_dice: tuple[int, int] | None = None
 
@@ -129,8 +259,17 @@ class Game:
 
     @property
     def legal_plays(self) -> tuple[Play, ...]:
-        """The legal plays of the dice rolled (empty before the roll)."""
-        return self._legal if self.phase is Phase.MOVE else ()
+        """The legal plays of the dice rolled (empty before the roll).
+
+        Listed on first use: replaying a written play does not need them (see
+        :func:`rules.notation.resolve_play`).
+        """
+        if self.phase is not Phase.MOVE:
+            return ()
+        if self._legal is None:
+            assert self.dice is not None  # in the MOVE phase the dice are always rolled
+            self._legal = legal_plays(self.position, self.dice)
+        return self._legal
 
     @property
     def over(self) -> bool:
@@ -298,7 +437,9 @@ class Game:
         self._require(Phase.MOVE, Message("not-now-play"))
         illegal: IllegalPlayError | None = None
         if isinstance(play, Play):
-            if play not in self._legal:
+            legal = self.legal_plays
+            # the play is most often one of these very objects: no need to compare them
+            if not any(map(is_, legal, repeat(play))) and play not in legal:
                 raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
             chosen: Play | None = play
         else:
@@ -311,11 +452,11 @@ class Game:
                 chosen, illegal = None, error
         # Here a play is chosen, or (replaying a log) written out as played; a roll with no
         # legal play reaches this point only for a log that wrote a play anyway.
+        written: Play | str  # a legal play is logged as itself: its notation when asked for
         if chosen is not None:
-            steps = chosen.steps
-            after, written = chosen.result, format_steps(steps, self.position.opponent)
+            after, written = chosen.result, chosen
         else:
-            after, written, steps = apply_written(self.position, str(play)), str(play).strip(), None
+            after, written = apply_written(self.position, str(play)), str(play).strip()
         mover = self.turn
         self._finish_turn(after)
         self._log(
@@ -323,7 +464,6 @@ class Game:
             mover,
             dice=self._played_dice,
             play=written,
-            steps=steps,
             illegal=str(illegal) if illegal else None,
             illegal_reason=illegal.cited if illegal else None,
         )
@@ -466,10 +606,11 @@ class Game:
     def _start_move(self) -> None:
         assert self.dice is not None  # called once the dice are rolled
         self.phase = Phase.MOVE
-        self._legal = self.position.legal_plays(self.dice)
+        self._legal = None
 
     def _pass_if_no_play(self) -> None:
-        if not self._legal:
+        assert self.dice is not None  # called once the dice are rolled
+        if not (self._legal if self._legal is not None else can_play(self.position, self.dice)):
             mover = self.turn
             dice = self.dice
             self._finish_turn(self.position.swap())
@@ -481,7 +622,7 @@ class Game:
         self.position = after
         self.turn = 1 - self.turn
         self.dice = None
-        self._legal = ()
+        self._legal = None
         self.phase = Phase.ROLL
 
     def _end_by_bearing_off(self, winner: int, after: Position) -> None:
@@ -511,9 +652,32 @@ class Game:
         self.result = result
         self.phase = Phase.OVER
         self.dice = None
-        self._legal = ()
+        self._legal = None
 
-    def _log(self, act: Act, player: int, **fields: object) -> None:
-        self.log.append(
-            Action(act, player, position=self.position, state=self.match_state, **fields)  # type: ignore[arg-type]
-        )
+    def _log(
+        self,
+        act: Act,
+        player: int,
+        *,
+        dice: tuple[int, int] | None = None,
+        play: Play | str | None = None,
+        resignation: Resignation | None = None,
+        illegal: str | None = None,
+        note: Message | None = None,
+        illegal_reason: Message | None = None,
+    ) -> None:
+        key = (
+            self.phase,
+            self.turn,
+            self.offered_by,
+            self.cube,
+            self.cube_owner,
+            self.dice,
+            self.offer,
+            self.result,
+        )  # everything match_state reads but the context, which a game keeps
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = self.match_state
+        fields = (act, player, dice, play, None, resignation, illegal, note, self.position, state)
+        self.log.append(tuple.__new__(Action, (*fields, illegal_reason)))
