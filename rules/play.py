@@ -31,6 +31,16 @@ class Step(NamedTuple):
         return f"{point_name(self.source)}/{point_name(self.destination)}{'*' if self.hit else ''}"
 
 
+# _STEPS[source][destination][hit]: every possible step, made once (steps are values)
+_STEPS = [
+    [
+        (Step(source, destination, False), Step(source, destination, True))
+        for destination in range(26)
+    ]
+    for source in range(26)
+]
+
+
 def point_name(point: int) -> str:
     """``bar`` for 25, ``off`` for 0, else the number."""
     if point == 25:
@@ -73,14 +83,16 @@ class Play(_Layout):
             order = (dice[1], dice[0])
         else:
             order = dice
-        theirs = list(position.opponent)
+        theirs = position[1]  # packed, 4 bits a point (see rules.position)
         steps = []
         for source, die in zip(sources, order, strict=False):
-            destination = max(source - die, 0)
-            hit = 0 < destination < 25 and theirs[25 - destination] == 1
-            if hit:
-                theirs[25 - destination] = 0
-            steps.append(Step(source, destination, hit))
+            destination = source - die if source > die else 0
+            # a lone opposing checker is hit, and the point is empty for any later step
+            if destination and (theirs >> (4 * (25 - destination))) & 15 == 1:
+                theirs -= 1 << (4 * (25 - destination))
+                steps.append(_STEPS[source][destination][1])
+            else:
+                steps.append(_STEPS[source][destination][0])
         return tuple(steps)
 
     @property
