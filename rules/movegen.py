@@ -503,11 +503,27 @@ def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> F
     blot = ge1 & ~ge2
     if first == second:
         return _double_reaching(mine, ge2, blot, first, target)
+    # A first step from s1 by x, then one from s2 by y, changes s1's count by -1, -2, or 0
+    # when the second checker lands there (s2 = s1 + y); either way s1 or s1 + y is a
+    # point that ends with fewer checkers than it had.
+    fewer = []
+    changed = (mine ^ target) & _SIDE & ~15
+    while changed:
+        point = (changed.bit_length() - 1) >> 2
+        changed &= ~(15 << (4 * point))
+        if target >> (4 * point) & 15 < mine >> (4 * point) & 15:
+            fewer.append(point)
     found: Found = {}
     for flag, x, y in ((0, first, second), (1, second, first)):
         sources_of_y = _SOURCE_OF[y]
         row = _PAIR_PATHS[flag]
-        for s1 in (25,) if mine & _BAR_NIB else _occupied(mine):
+        if mine & _BAR_NIB:
+            firsts: Iterable[int] = (25,)
+        else:
+            firsts = sorted({*fewer, *(p - y for p in fewer if p > y)}, reverse=True)
+        for s1 in firsts:
+            if not mine >> (4 * s1) & 15:
+                continue
             k1 = _step(mine, ge2, blot, s1, x)
             if k1 < 0:
                 continue

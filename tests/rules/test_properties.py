@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from rules import Position, legal_plays
 from rules.matchid import MatchState
-from rules.movegen import _LOW, _general, search
+from rules.movegen import _LOW, _general, can_play, plays_reaching, search
 from tests.rules.helpers import naive_results, result_counts
 
 dice_rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
@@ -70,6 +70,18 @@ def test_fast_paths_agree_with_the_reference_search(position, dice):
     reference = _general(mine, ge2, ge1 & ~ge2, *dice)
     fast = dict(search(mine, theirs, *dice))
     assert fast == reference  # same results, same first path (so gnubg's notation)
+
+
+@given(positions(), dice_rolls, st.integers(0, 2**104 - 1))
+def test_plays_reaching_a_side_are_the_full_lists_plays_there(position, dice, other):
+    plays = legal_plays(position, dice)
+    assert can_play(position, dice) == bool(plays)
+    every_die = 4 if dice[0] == dice[1] else 2
+    uses_every_die = bool(plays) and len(plays[0].steps) == every_die
+    for side in {p.result[1] for p in plays} | {other, position[0]}:
+        there = {p.result: p.steps for p in plays if p.result[1] == side}
+        reaching = {p.result: p.steps for p in plays_reaching(position, dice, side)}
+        assert reaching == (there if uses_every_die else {})  # the same steps: gnubg's
 
 
 @given(positions())
