@@ -40,6 +40,16 @@ from .play import Play, Step
 from .position import BAR, CHECKERS, OFF, Position
 from .xgid import format_xgid
 
+# What each action answers when the game is not ready for it (messages are values)
+_NOT_NOW_OPENING_ROLL = Message("not-now-opening-roll")
+_NOT_NOW_ROLL = Message("not-now-roll")
+_NOT_NOW_START = Message("not-now-start")
+_NOT_NOW_PLAY = Message("not-now-play")
+_NOT_NOW_TAKE = Message("not-now-take")
+_NOT_NOW_DROP = Message("not-now-drop")
+_NOT_NOW_BEAVER = Message("not-now-beaver")
+_NOT_NOW_ANSWER = Message("not-now-answer")
+
 
 class Phase(Enum):
     """What the game waits for."""
@@ -396,7 +406,7 @@ class Game:
 
     def roll_opening(self, dice: tuple[int, int] | None = None) -> None:
         """Each player rolls one die (player 0's first); the higher plays both (WBF 12)."""
-        self._require(Phase.OPENING, Message("not-now-opening-roll"))
+        self._require(Phase.OPENING, _NOT_NOW_OPENING_ROLL)
         first, second = check_dice(dice if dice is not None else self.dice_source.roll())
         if first == second:
             self._log(Act.OPENING_ROLL, 0, dice=(first, second), note=Message("note-opening-again"))
@@ -413,7 +423,7 @@ class Game:
         A roll with no legal play loses the turn at once (WBF 17), unless a
         replay asks to wait for the play a log wrote anyway (``pass_if_no_play``).
         """
-        self._require(Phase.ROLL, Message("not-now-roll"))
+        self._require(Phase.ROLL, _NOT_NOW_ROLL)
         self.dice = check_dice(dice if dice is not None else self.dice_source.roll())
         self._start_move()
         self._log(Act.ROLL, self.turn, dice=self.dice)
@@ -422,7 +432,7 @@ class Game:
 
     def start_without_opening(self, player: int) -> None:
         """Put ``player`` on roll without an opening roll, for logs that skipped or broke it."""
-        self._require(Phase.OPENING, Message("not-now-start"))
+        self._require(Phase.OPENING, _NOT_NOW_START)
         self.turn = player
         self.phase = Phase.ROLL
         self._log(Act.OPENING_ROLL, player, note=Message("note-no-opening"))
@@ -434,7 +444,7 @@ class Game:
         rules is applied as written and logged as illegal: it stood once the
         opponent rolled (WBF 14). Returns the legal play made, None for an illegal one.
         """
-        self._require(Phase.MOVE, Message("not-now-play"))
+        self._require(Phase.MOVE, _NOT_NOW_PLAY)
         illegal: IllegalPlayError | None = None
         if isinstance(play, Play):
             legal = self.legal_plays
@@ -482,12 +492,12 @@ class Game:
 
     def take(self) -> None:
         """Accept the double: the cube doubles and the taker owns it (WBF 23)."""
-        self._require(Phase.DOUBLED, Message("not-now-take"))
+        self._require(Phase.DOUBLED, _NOT_NOW_TAKE)
         self._accept_cube(2, Act.TAKE)
 
     def drop(self) -> None:
         """Refuse the double: the doubler wins the cube's value before the double (WBF 23)."""
-        self._require(Phase.DOUBLED, Message("not-now-drop"))
+        self._require(Phase.DOUBLED, _NOT_NOW_DROP)
         dropper = 1 - self.turn
         self.offered_by = None
         self._end(
@@ -497,7 +507,7 @@ class Game:
 
     def beaver(self) -> None:
         """Money play with beavers (Galore 2.8): take and at once redouble, keeping the cube."""
-        self._require(Phase.DOUBLED, Message("not-now-beaver"))
+        self._require(Phase.DOUBLED, _NOT_NOW_BEAVER)
         if not self._beaver_allowed():
             if not self.context.money:
                 raise IllegalActionError(Message("beaver-match"), rule="Galore 4")
@@ -538,7 +548,7 @@ class Game:
 
     def accept_resignation(self) -> None:
         """The opponent accepts: the game ends for the value offered times the cube."""
-        self._require(Phase.RESIGNED, Message("not-now-answer"))
+        self._require(Phase.RESIGNED, _NOT_NOW_ANSWER)
         assert self.offer is not None and self.offered_by is not None
         winner = 1 - self.offered_by
         points = self.cube * self._worth(int(self.offer))
@@ -550,7 +560,7 @@ class Game:
 
     def reject_resignation(self) -> None:
         """The opponent plays on instead."""
-        self._require(Phase.RESIGNED, Message("not-now-answer"))
+        self._require(Phase.RESIGNED, _NOT_NOW_ANSWER)
         rejector = 1 - (self.offered_by or 0)
         self.phase = self._before_resign
         self.offer = None

@@ -51,8 +51,16 @@ _DELTA = [[0] * NIBBLES] + [
 Found = dict[int, tuple[int, ...]]
 
 
+# _ROLLS[a][b]: the roll (a, b), one tuple for every game and log entry that holds it
+_ROLLS = [[(a, b) for b in range(7)] for a in range(7)]
+
+
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """Two dice as integers 1-6, or :class:`InvalidDiceError`."""
+    if type(dice) is tuple and len(dice) == 2:  # the usual roll, checked at a glance
+        first, second = dice
+        if type(first) is int and type(second) is int and 0 < first < 7 and 0 < second < 7:
+            return _ROLLS[first][second]
     if len(dice) != 2:
         raise InvalidDiceError(Message("roll-two-dice", {"count": len(dice)}), rule="WBF 11")
     first, second = dice
@@ -69,35 +77,14 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     >>> len(plays), sorted(p.notation for p in plays)[:3]
     (7, ['13/2', '13/7 8/3', '13/8 13/7'])
     """
-    first, second = check_dice(dice)
-    theirs = position[1]
-    roll = (first, second)
+    roll = check_dice(dice)
     make = tuple.__new__
-    side = _SIDE
     return tuple(
         [
-            make(
-                Play,
-                (
-                    position,
-                    path,
-                    make(Position, (theirs if key <= side else _hit(theirs, key), key & side)),
-                    roll,
-                ),
-            )
-            for key, path in search(position[0], theirs, first, second)
+            make(Play, (position, path, key, roll))
+            for key, path in search(position[0], position[1], roll[0], roll[1])
         ]
     )
-
-
-def _hit(theirs: int, key: int) -> int:
-    """The opponent's side once the blots flagged in key have gone to the bar."""
-    hits = key >> _HIT_SHIFT
-    while hits:
-        low = hits & -hits
-        theirs += _THEIR_BAR_GAIN[low.bit_length() - 1]
-        hits ^= low
-    return theirs
 
 
 _POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
@@ -111,9 +98,6 @@ _REACH = [[0] * NIBBLES] + [
     [sum(1 << (s - k * d) for k in range(4) if s - k * d >= 1) for s in range(NIBBLES)]
     for d in range(1, 7)
 ]
-
-# Hitting a blot on my point t moves it from their point 25 - t to their bar.
-_THEIR_BAR_GAIN = [0] + [_NIB[25] - _NIB[25 - t] for t in range(1, 25)] + [0]
 
 
 def search(
@@ -457,11 +441,18 @@ def can_play(position: Position, dice: Sequence[int]) -> bool:
     """
     first, second = check_dice(dice)
     mine, theirs = position
-    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
     ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
-    blot = ge1 & ~ge2
-    sources = (25,) if mine & _BAR_NIB else _occupied(mine)
-    return any(_step(mine, ge2, blot, s, die) >= 0 for die in (first, second) for s in sources)
+    if mine & _BAR_NIB:
+        return not ge2 & _OPP_BIT[25 - first] or not ge2 & _OPP_BIT[25 - second]
+    # the highest checker first: it is the one most often free to move
+    occupied = (mine | mine >> 1 | mine >> 2 | mine >> 3) & _POINT_LOWS
+    while occupied:
+        top = occupied.bit_length() - 1
+        s = top >> 2
+        if _step(mine, ge2, 0, s, first) >= 0 or _step(mine, ge2, 0, s, second) >= 0:
+            return True
+        occupied ^= 1 << top
+    return False
 
 
 # _SOURCE_OF[d]: the change a one-die step makes to a packed side -> the point it starts from
@@ -476,13 +467,15 @@ def plays_reaching(position: Position, dice: Sequence[int], side: int) -> tuple[
     Checking a written play needs only these, not the whole list (see :func:`_reaching`);
     empty when there are none, and then only :func:`legal_plays` can tell more.
     """
-    first, second = check_dice(dice)
-    theirs = position[1]
-    roll = (first, second)
+    return reaching_plays(position, check_dice(dice), side)
+
+
+def reaching_plays(position: Position, roll: tuple[int, int], side: int) -> tuple[Play, ...]:
+    """:func:`plays_reaching` for a roll already checked."""
     return tuple(
         [
-            _make(Play, (position, path, _make(Position, (_hit(theirs, key), key & _SIDE)), roll))
-            for key, path in _reaching(position[0], theirs, first, second, side).items()
+            _make(Play, (position, path, key, roll))
+            for key, path in _reaching(position[0], position[1], roll[0], roll[1], side).items()
         ]
     )
 

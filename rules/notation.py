@@ -25,7 +25,7 @@ from itertools import pairwise
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from .messages import Message
-from .movegen import can_play, check_dice, legal_plays, partial_results, plays_reaching
+from .movegen import can_play, check_dice, legal_plays, partial_results, reaching_plays
 from .play import Play, point_name
 from .position import BAR, OFF, Position
 
@@ -144,7 +144,7 @@ def resolve_play(
     net = written_result(position, moves)
     # A play that uses every die needs no list of the others; anything else (a play of
     # fewer dice, or an illegal one) is judged against the whole list.
-    candidates = list(plays_reaching(position, roll, net)) if plays is None else []
+    candidates = list(reaching_plays(position, roll, net)) if plays is None else []
     if not candidates:
         if plays is None:
             plays = legal_plays(position, roll)

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:
-    from .position import Position
+from .position import NIBBLES, Position
 
-    # (position before, path, result, dice); path = (order flag, source, ...)
-    _Layout = tuple[Position, tuple[int, ...], Position, tuple[int, int]]
+if TYPE_CHECKING:
+    # (position before, path, key, dice); path = (order flag, source, ...)
+    _Layout = tuple[Position, tuple[int, ...], int, tuple[int, int]]
 else:
     _Layout = tuple
+
+# A play's key: the mover's packed side after it, and above it one flag a point where a
+# blot was hit (the search's own record of the play, see rules.movegen).
+_HIT_SHIFT = 4 * NIBBLES
+_SIDE = (1 << _HIT_SHIFT) - 1
+_THEIR_BAR = 1 << (4 * 25)
 
 
 class Step(NamedTuple):
@@ -59,7 +65,7 @@ class Play(_Layout):
 
     __slots__ = ()
 
-    # tuple layout: (position before, path, result, dice); path = (order flag, source, ...)
+    # tuple layout: (position before, path, key, dice); path = (order flag, source, ...)
 
     @property
     def position(self) -> Position:
@@ -68,8 +74,17 @@ class Play(_Layout):
 
     @property
     def result(self) -> Position:
-        """The position after the play, seen by the opponent, who is now on roll."""
-        return self[2]
+        """The position after the play, seen by the opponent, who is now on roll.
+
+        Made when asked for: of the plays listed for a roll, one is played.
+        """
+        theirs, key = self[0][1], self[2]
+        hits = key >> _HIT_SHIFT
+        while hits:  # each blot hit goes from its point to the bar
+            low = hits & -hits
+            theirs += _THEIR_BAR - (1 << (4 * (25 - low.bit_length() + 1)))
+            hits ^= low
+        return tuple.__new__(Position, (theirs, key & _SIDE))
 
     @property
     def steps(self) -> tuple[Step, ...]:
