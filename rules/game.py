@@ -677,7 +677,7 @@ class Game:
         illegal_reason: Message | None = None,
     ) -> None:
         key = (
-            self.phase,
+            self.phase._value_,  # a plain str: Enum's own __hash__ is Python code
             self.turn,
             self.offered_by,
             self.cube,

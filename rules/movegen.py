@@ -507,13 +507,11 @@ def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> F
         if target >> (4 * point) & 15 < mine >> (4 * point) & 15:
             fewer.append(point)
     found: Found = {}
+    bar = mine & _BAR_NIB
     for flag, x, y in ((0, first, second), (1, second, first)):
         sources_of_y = _SOURCE_OF[y]
         row = _PAIR_PATHS[flag]
-        if mine & _BAR_NIB:
-            firsts: Iterable[int] = (25,)
-        else:
-            firsts = sorted({*fewer, *(p - y for p in fewer if p > y)}, reverse=True)
+        firsts = (25,) if bar else fewer + [p - y for p in fewer if p > y]
         for s1 in firsts:
             if not mine >> (4 * s1) & 15:
                 continue
@@ -524,7 +522,11 @@ def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> F
             if s2 is None or not k1 >> (4 * s2) & 15 or (s2 != 25 and k1 & _BAR_NIB):
                 continue
             k2 = _step(k1, ge2, blot, s2, y)
-            if k2 >= 0 and k2 not in found:
+            if k2 < 0:
+                continue
+            # the search keeps the first path to a play: dice as given, then the higher source
+            kept = found.get(k2)
+            if kept is None or (kept[0] == flag and kept[1] < s1):
                 found[k2] = row[s1][s2]
     return found
 
