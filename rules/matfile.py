@@ -351,10 +351,14 @@ def _column_split(lines: Sequence[str]) -> int:
     return max(8, (rights[len(rights) // 2] + 6) // 2)
 
 
+# "64" -> (6, 4): one tuple for every entry of a roll (a long log has hundreds of thousands)
+_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
 def _entry(cell: str, line: int, player: int) -> Entry:
     roll = _ROLL.match(cell)
     if roll:
-        dice = (int(roll.group(1)), int(roll.group(2)))
+        dice = _DICE[roll.group(1) + roll.group(2)]
         written = roll.group(3).strip()
         if written in _UNKNOWN:
             play = None

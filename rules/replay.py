@@ -717,7 +717,9 @@ class _GameReplay:
             self.problem(entry, kind, illegal)
             self.cells.append(Cell(player, f"{dice[0]}{dice[1]}: {_jellyfish(written)}"))
         else:
-            self.cells.append(Cell(player, roll_cell(dice, _moves(game.log[-1]))))
+            cell = roll_cell(dice, _moves(game.log[-1]))
+            # the file's own text when it says the same: a long log keeps one copy
+            self.cells.append(Cell(player, entry.text if cell == entry.text else cell))
 
     def lose_board(self, entry: Entry) -> None:
         """From here the board is unknown: cube and result are taken as written."""
