@@ -42,10 +42,10 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# the engine beside gnubg and OpenSpiel in one run (OpenSpiel in .venvs/bench-openspiel, made
+# there when missing), then the site's own benchmarks
 bench: $(SITE_STAMP)
-	$(BIN)/python -m rules bench ../shared/bench/gnubg-legal.jsonl
-	$(BIN)/python -m rules bench --games 200 --repeat 3
-	$(BIN)/python -m rules bench ../shared/corpus/mat --replay --repeat 5
+	$(BIN)/python scripts/bench_engines.py
 	$(BIN)/python -m tournaments.pairing.bench
 	$(BIN)/python scripts/bench_bracket.py
 	$(BIN)/python scripts/bench_board.py
