@@ -129,8 +129,10 @@ _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,4})(?:\s+|(?=[^\W\d_]))(.+?)\s*:\s*(
 _NUMBERED = re.compile(r"^(\s*(\d{1,4})\))(.*)$")
 _RATING = re.compile(r"^(.*?)\s*(?:,\s*|\()(-?\d+(?:[.,]\d+)?)\)?$")
 # Where a cell starts: dice, or the first word of a cube or result entry.
+# (the lookahead only lets the search skip at once the characters no cell starts with)
 _CELL = re.compile(
-    r"(?<!\S)(?:[1-6][1-6]:|(?:Doubles|Takes|Drops|Beavers|Wins|Resigns|Losses|Loses)\b)",
+    r"(?=[1-6bdlrtw])(?<!\S)"
+    r"(?:[1-6][1-6]:|(?:Doubles|Takes|Drops|Beavers|Wins|Resigns|Losses|Loses)\b)",
     re.IGNORECASE,
 )
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
