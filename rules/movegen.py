@@ -508,18 +508,19 @@ def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> F
             fewer.append(point)
     found: Found = {}
     bar = mine & _BAR_NIB
+    rest = target - mine  # what the two steps must add up to
     for flag, x, y in ((0, first, second), (1, second, first)):
-        sources_of_y = _SOURCE_OF[y]
+        sources_of_y, delta_x = _SOURCE_OF[y], _DELTA[x]
         row = _PAIR_PATHS[flag]
         firsts = (25,) if bar else fewer + [p - y for p in fewer if p > y]
         for s1 in firsts:
-            if not mine >> (4 * s1) & 15:
+            # the second step is whatever is left, if one step of y makes it: sums first,
+            # the rules (WBF 18-22) only for a pair that adds up
+            s2 = sources_of_y.get(rest - delta_x[s1])
+            if s2 is None or not mine >> (4 * s1) & 15:
                 continue
             k1 = _step(mine, ge2, blot, s1, x)
-            if k1 < 0:
-                continue
-            s2 = sources_of_y.get(target - (k1 & _SIDE))
-            if s2 is None or not k1 >> (4 * s2) & 15 or (s2 != 25 and k1 & _BAR_NIB):
+            if k1 < 0 or not k1 >> (4 * s2) & 15 or (s2 != 25 and k1 & _BAR_NIB):
                 continue
             k2 = _step(k1, ge2, blot, s2, y)
             if k2 < 0:
