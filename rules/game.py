@@ -118,8 +118,9 @@ class Action(_ActionLayout):
     ``play`` is the play in gnubg notation, or as written when illegal; ``steps`` a
     legal play's checker moves, in the order played; ``illegal`` why a play accepted
     as played was illegal (WBF 14), and ``illegal_reason`` the same as a message with
-    its rule; ``note`` what the log says beside the action; ``position`` and
-    ``state`` the game after the action, the position from the side of the player on roll.
+    its rule, to render in any language (the engine's log only); ``note`` what the log
+    says beside the action; ``position`` and ``state`` the game after the action, the
+    position from the side of the player on roll.
 
     An immutable tuple, like :class:`Position` and :class:`Play`: a game logs two or
     more a turn, and a long match file's replay keeps hundreds of thousands. A legal
@@ -143,11 +144,8 @@ class Action(_ActionLayout):
         state: MatchState | None = None,
         illegal_reason: Message | None = None,
     ) -> Action:
-        return tuple.__new__(
-            cls,
-            (act, player, dice, play, steps, resignation, illegal, note, position, state)
-            + (illegal_reason,),
-        )
+        fields = (act, player, dice, play, steps, resignation, illegal, note, position, state)
+        return tuple.__new__(cls, (*fields, illegal_reason))
 
     @property
     def act(self) -> Act:
