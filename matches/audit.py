@@ -119,6 +119,13 @@ def _walkover(entry: AuditEntry, who: str) -> str:
     }
 
 
+def _result_cleared(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s took back %(before)s: the match is to be played.") % {
+        "who": who,
+        "before": result_text(entry.before),
+    }
+
+
 def _board_started(entry: AuditEntry, who: str) -> str:
     return _("%(who)s opened game %(number)s on the board.") % {
         "who": who,
@@ -168,6 +175,7 @@ def register() -> None:
             "game.corrected": _corrected,
             "result.final_score": _final_score,
             "result.walkover": _walkover,
+            "result.cleared": _result_cleared,
             "board.started": _board_started,
             "match.imported": _imported,
             "dispute.opened": _dispute_opened,

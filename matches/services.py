@@ -361,6 +361,31 @@ def match_walkover(*, match: Match, winner: int, user: Any, version: int | None 
     return locked
 
 
+def match_result_clear(*, match: Match, user: Any, version: int | None = None) -> Match:
+    """Take back a final score or a walkover: the match is to be played (or recorded) again.
+
+    A correction like any other (US rules 4.10: refused once a later match has begun); the
+    tournaments app takes the winner back out of the match they had moved on to.
+    """
+    with _result_write(match, user=user, version=version) as locked:
+        if locked.games.exists():
+            raise ValidationError(
+                _("This match has its games recorded: correct them one by one instead.")
+            )
+        if not locked.decided:
+            raise ValidationError(_("This match has no result to take back."))
+        result_correction_check(match=locked)
+        before = result_facts_of(locked)
+        locked.final_score_a = locked.final_score_b = None
+        locked.walkover_winner = None
+        locked.status = Match.Status.SCHEDULED
+        locked.finished_at = None
+        locked.save()
+        match_audit_record(locked, user, "result.cleared", before=before)
+        result_announce(match=locked, user=user, corrected=True)
+    return locked
+
+
 def match_players_change(
     *, match: Match, player_a: Player, player_b: Player, user: Any, placed: bool = False
 ) -> Match:

@@ -41,6 +41,8 @@ class TournamentResults:
 
     def result_changed(self, *, match: Match, user: Any, corrected: bool) -> None:
         place = Place.objects.filter(match=match).select_related("event").first()
+        if place is not None and not match.decided:
+            _withdrawn_check(place.event, match)
         if place is not None and place.event.knockout:
             event_advance(event=place.event, cause=match)
         ratings_after(match=match, corrected=corrected)
@@ -49,20 +51,43 @@ class TournamentResults:
 tournament_results = TournamentResults()
 
 
-def match_correction_check(*, match: Match) -> None:
-    """US rules 4.10: a result stands once either player has started a later match."""
+def _withdrawn_check(event: Event, match: Match) -> None:
+    """A match taken back to be played again (its walkover undone) needs both its players:
+    one who has withdrawn is reinstated first, which undoes the walkovers for them."""
+    gone = event.entries.filter(
+        status=Entry.Status.WITHDRAWN, player_id__in=(match.player_a_id, match.player_b_id)
+    ).select_related("player")
+    for entry in gone:
+        raise ValidationError(
+            _(
+                "%(player)s has withdrawn from %(event)s: reinstate them on the event's page "
+                "for this match to be played."
+            )
+            % {"player": entry.player.name, "event": event.name}
+        )
+
+
+def later_match_begun(*, match: Match) -> Match | None:
+    """A match of the tournament after this one that either of its players has begun
+    (its first roll or its first recorded game); None when there is none."""
     place = Place.objects.filter(match=match).select_related("event").first()
     if place is None:
-        return
+        return None
     players = (match.player_a_id, match.player_b_id)
-    later = (
+    return (
         Match.objects.filter(place__event__tournament_id=place.event.tournament_id, id__gt=match.id)
         .filter(Q(player_a_id__in=players) | Q(player_b_id__in=players))
         .filter(Q(status=Match.Status.IN_PLAY) | Q(status=Match.Status.FINISHED))
         .select_related("player_a", "player_b")
         .first()
     )
+
+
+def match_correction_check(*, match: Match) -> None:
+    """US rules 4.10: a result stands once either player has started a later match."""
+    later = later_match_begun(match=match)
     if later is not None:
+        players = (match.player_a_id, match.player_b_id)
         raise ValidationError(
             _(
                 "This result can no longer be corrected: %(players)s has started a later match "

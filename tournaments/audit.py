@@ -53,6 +53,8 @@ def _entry_change(entry: AuditEntry, who: str) -> str:
         "entry.registered": _("%(who)s entered %(player)s in %(event)s."),
         "entry.checked_in": _("%(who)s checked in %(player)s for %(event)s."),
         "entry.withdrawn": _("%(who)s withdrew %(player)s from %(event)s."),
+        "entry.check_in_undone": _("%(who)s undid the check-in of %(player)s for %(event)s."),
+        "entry.reinstated": _("%(who)s reinstated %(player)s in %(event)s."),
     }
     return templates[entry.code] % {"who": who, **entry.params}
 
@@ -64,6 +66,29 @@ def _drawn(entry: AuditEntry, who: str) -> str:
             **entry.params,
         }
     return _("%(who)s made the draw of %(event)s by rating.") % {"who": who, **entry.params}
+
+
+def _redrawn(entry: AuditEntry, who: str) -> str:
+    count = entry.params.get("matches") or 0
+    removed = ngettext(
+        "its %(count)s match, not begun, is removed",
+        "its %(count)s matches, none begun, are removed",
+        count,
+    ) % {"count": count}
+    if entry.params.get("seed") is not None:
+        return _(
+            "%(who)s undid the draw of %(event)s (seed %(seed)s) to make it again; %(removed)s."
+        ) % {
+            "who": who,
+            "event": entry.params.get("event"),
+            "seed": entry.params.get("seed"),
+            "removed": removed,
+        }
+    return _("%(who)s undid the draw of %(event)s to make it again; %(removed)s.") % {
+        "who": who,
+        "event": entry.params.get("event"),
+        "removed": removed,
+    }
 
 
 def _paired(entry: AuditEntry, who: str) -> str:
@@ -110,7 +135,10 @@ def register() -> None:
             "entry.registered": _entry_change,
             "entry.checked_in": _entry_change,
             "entry.withdrawn": _entry_change,
+            "entry.check_in_undone": _entry_change,
+            "entry.reinstated": _entry_change,
             "event.drawn": _drawn,
+            "event.redrawn": _redrawn,
             "event.paired": _paired,
             "event.cut": _cut,
             "place.created": _say(

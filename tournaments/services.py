@@ -21,20 +21,27 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from club.models import Player
+from club.audit import audit_for_subject
+from club.models import AuditEntry, Player
 from club.policy import can_create, can_direct, require
 from matches.models import Match
-from matches.services import length_checked, match_walkover
+from matches.services import length_checked, match_delete, match_result_clear, match_walkover
 
-from .advancement import event_advance, place_create, player_withdrawn_matches
+from .advancement import (
+    event_advance,
+    later_match_begun,
+    place_create,
+    player_withdrawn_matches,
+)
 from .audit import tournament_audit_record
-from .models import Bye, Entry, Event, Round, Tournament
+from .models import Bye, Entry, Event, Place, Round, Tournament
 from .pairing.roundrobin import circle_rounds, snake_pools
 from .pairing.seeding import random_seeding
 from .pairing.swiss import SwissPlayer, swiss_round
 from .selectors import (
     event_entries,
     event_matches,
+    event_player_matches,
     event_standings,
     tournament_players_out,
 )
@@ -262,6 +269,126 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     return locked
 
 
+def entry_check_in_undo(*, entry: Entry, user: Any) -> Entry:
+    """A player checked in by mistake is registered again; only before the draw."""
+    require(can_direct(user, entry.event.tournament))
+    with transaction.atomic():
+        locked = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("event__tournament", "player")
+            .get(pk=entry.pk)
+        )
+        if locked.event.drawn:
+            raise ValidationError(
+                _(
+                    "The draw of %(event)s is made: a check-in can only be undone before it "
+                    "(a redraw is possible while no match has begun)."
+                )
+                % {"event": locked.event.name}
+            )
+        if locked.status != Entry.Status.CHECKED_IN:
+            return locked
+        locked.status = Entry.Status.REGISTERED
+        locked.save(update_fields=["status"])
+        _entry_audit(locked, user, "entry.check_in_undone", Entry.Status.CHECKED_IN)
+    return locked
+
+
+def _withdrawal_walkovers(entry: Entry) -> list[Match]:
+    """The walkovers the entry's withdrawal gave its opponents (at once, or as their matches
+    came), latest first: the player's walkover losses recorded after the withdrawal."""
+    withdrawal = (
+        audit_for_subject(subject=entry).filter(code="entry.withdrawn").order_by("-id").first()
+    )
+    if withdrawal is None or not entry.event.drawn:
+        return []
+    lost = [
+        m
+        for m in event_player_matches(event=entry.event, player=entry.player)
+        if m.status == Match.Status.WALKOVER and m.player(m.walkover_winner).pk != entry.player_id
+    ]
+    since = set(
+        AuditEntry.objects.filter(
+            match_id__in=[m.pk for m in lost], code="result.walkover", id__gt=withdrawal.pk
+        ).values_list("match_id", flat=True)
+    )
+    found = [m for m in lost if m.pk in since]
+    return sorted(found, key=lambda m: (m.place.round, m.pk), reverse=True)
+
+
+def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
+    """Undo a withdrawal: the player is back as they were, and each walkover it gave is taken
+    back (the opponent leaves the match they had moved on to, a walkover match is to be
+    played again). Refused once a later match fed by one of those walkovers has begun (US
+    rules 4.10), and in a Swiss once a round has been paired without the player."""
+    require(can_direct(user, entry.event.tournament))
+    with transaction.atomic():
+        locked = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("event__tournament", "player")
+            .get(pk=entry.pk)
+        )
+        name = locked.player.name
+        if locked.status != Entry.Status.WITHDRAWN:
+            raise ValidationError(_("%(player)s has not withdrawn.") % {"player": name})
+        walkovers = _withdrawal_walkovers(locked)
+        for match in walkovers:
+            later = later_match_begun(match=match)
+            if later is not None:
+                raise ValidationError(
+                    _(
+                        "%(player)s cannot be reinstated: the walkover in %(match)s sent "
+                        "%(opponent)s on, and the later match %(later)s has begun (US rules "
+                        "4.10)."
+                    )
+                    % {
+                        "player": name,
+                        "match": str(match),
+                        "opponent": match.player(match.walkover_winner).name,
+                        "later": str(later),
+                    }
+                )
+        missed = _swiss_rounds_missed(locked)
+        if missed:
+            raise ValidationError(
+                _(
+                    "%(player)s cannot be reinstated: round %(round)s of %(event)s was paired "
+                    "without them."
+                )
+                % {"player": name, "round": missed[0], "event": locked.event.name}
+            )
+        if locked.seed is not None:
+            locked.status = Entry.Status.CHECKED_IN  # drawn, so checked in at the draw
+        else:
+            withdrawal = (
+                audit_for_subject(subject=locked)
+                .filter(code="entry.withdrawn")
+                .order_by("-id")
+                .first()
+            )
+            was = ((withdrawal.before or {}).get("status") if withdrawal else None) or ""
+            ours = {Entry.Status.REGISTERED, Entry.Status.CHECKED_IN}
+            locked.status = was if was in ours else Entry.Status.REGISTERED
+        locked.save(update_fields=["status"])
+        _entry_audit(locked, user, "entry.reinstated", Entry.Status.WITHDRAWN)
+        for match in walkovers:
+            match_result_clear(match=Match.objects.get(pk=match.pk), user=user)
+    return locked
+
+
+def _swiss_rounds_missed(entry: Entry) -> list[int]:
+    """The Swiss rounds paired since the player was drawn in which they neither play nor rest."""
+    event = entry.event
+    if event.format != Event.Format.SWISS or entry.seed is None:
+        return []
+    matches = list(event_matches(event=event))
+    byes = list(event.byes.all())
+    paired = {m.place.round for m in matches} | {b.round for b in byes}
+    played = {m.place.round for m in matches if entry.player_id in (m.player_a_id, m.player_b_id)}
+    played |= {b.round for b in byes if b.player_id == entry.player_id}
+    return sorted(paired - played)
+
+
 # --- the draw ----------------------------------------------------------------------------
 
 
@@ -333,6 +460,62 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
             event_advance(event=locked, user=user)
     event.draw_seed, event.drawn_at = locked.draw_seed, locked.drawn_at  # the caller's copy too
     return locked
+
+
+def event_redraw(*, event: Event, seed: int | None = None, user: Any) -> Event:
+    """Make the draw again, before any match of the event has begun: its matches (and a
+    Swiss's byes) are removed and the checked-in players drawn with a new seed, or the one
+    given. The old draw, seed and seeds, stays in the audit."""
+    require(can_direct(user, event.tournament))
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+        if not locked.drawn:
+            raise ValidationError(
+                _("The draw of %(event)s is not made yet.") % {"event": locked.name}
+            )
+        if locked.parent_id is not None:
+            raise ValidationError(
+                _(
+                    "%(event)s is seeded by the standings of the event it is cut from: it has "
+                    "no draw to make again."
+                )
+                % {"event": locked.name}
+            )
+        matches = list(event_matches(event=locked))
+        begun = [m for m in matches if m.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)]
+        if begun:
+            raise ValidationError(
+                _(
+                    "The draw of %(event)s can no longer be made again: the match %(match)s "
+                    "has begun."
+                )
+                % {"event": locked.name, "match": str(begun[0])}
+            )
+        drawn = sorted(
+            (e for e in event_entries(event=locked) if e.seed is not None), key=lambda e: e.seed
+        )
+        tournament_audit_record(
+            locked.tournament,
+            user,
+            "event.redrawn",
+            subject=locked,
+            params={"event": locked.name, "seed": locked.draw_seed, "matches": len(matches)},
+            before={
+                "seed": locked.draw_seed,
+                "seeding": locked.seeding,
+                "seeds": [[e.seed, e.player.name] for e in drawn],
+            },
+        )
+        for match in matches:
+            Place.objects.filter(match=match).delete()
+            match_delete(match=match, user=user, placed=True)
+        locked.byes.all().delete()
+        locked.entries.update(seed=None, pool=None)
+        locked.draw_seed, locked.drawn_at = None, None
+        locked.save(update_fields=["draw_seed", "drawn_at"])
+        redrawn = event_draw(event=locked, seed=seed, user=user)
+    event.draw_seed, event.drawn_at = redrawn.draw_seed, redrawn.drawn_at
+    return redrawn
 
 
 def _schedule_round_robin(event: Event, ordered: list[Entry], user) -> None:
