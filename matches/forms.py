@@ -54,6 +54,12 @@ class VersionField(forms.IntegerField):
         super().__init__(min_value=0, required=False, widget=forms.HiddenInput)
 
 
+class VersionForm(forms.Form):
+    """Only the version the page was drawn from (taking a result back asks nothing else)."""
+
+    version = VersionField()
+
+
 class GameCorrectionForm(GameForm):
     version = VersionField()
 

@@ -10,14 +10,17 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from club.confirm import Confirmation, confirm_page, confirmed
 from club.policy import can_change_match, can_create, match_scope, require, sign_in_required
 from club.tables import table_page
 
+from .audit import result_text
 from .board.log import board_game_log
 from .disputes import dispute_decide, dispute_open, dispute_report, dispute_sheets_set
 from .filters import MatchFilter
@@ -29,6 +32,7 @@ from .forms import (
     MatchForm,
     MatFileForm,
     SheetsForm,
+    VersionForm,
     WalkoverForm,
 )
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
@@ -41,7 +45,9 @@ from .services import (
     match_create,
     match_dice_allow,
     match_record_final_score,
+    match_result_clear,
     match_walkover,
+    result_facts_of,
 )
 from .tables import MatchTable
 
@@ -75,7 +81,10 @@ def _page(request, match, status=200, error: str = "", **forms):
                 match=match, initial={"number": number, "cube": 1, "result": "single"}
             )
         if not sheet.rows and not match.board_games.exists():
-            context["final_form"] = forms.get("final_form") or FinalScoreForm(initial=version)
+            score = {"score_a": match.final_score_a, "score_b": match.final_score_b}
+            context["final_form"] = forms.get("final_form") or FinalScoreForm(
+                initial={**version, **score}
+            )
             context["walkover_form"] = forms.get("walkover_form") or WalkoverForm(
                 match=match, initial=version
             )
@@ -189,9 +198,37 @@ def final_score(request, pk: int):
 @sign_in_required
 @require_POST
 def walkover(request, pk: int):
+    """Asks first (who wins without playing, what it replaces), then records the walkover."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = WalkoverForm(request.POST, match=found)
+    if form.is_valid() and not confirmed(request):
+        winner = found.player(form.cleaned_data["winner"])
+        replaced = result_facts_of(found) if found.decided else None
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("A walkover to %(name)s?") % {"name": winner.name},
+                what=_("%(name)s wins %(match)s without playing.")
+                % {"name": winner.name, "match": str(found)},
+                consequences=(
+                    (_("It replaces %(result)s.") % {"result": result_text(replaced)},)
+                    if replaced
+                    else ()
+                ),
+                undo=_(
+                    "A walkover can be given to the other player, or taken back for the match "
+                    "to be played, while no later match of either player has begun."
+                ),
+                button=_("Record a walkover to %(name)s") % {"name": winner.name},
+                action=reverse("walkover", args=[found.pk]),
+                back=found.get_absolute_url(),
+                fields=(
+                    ("winner", form.cleaned_data["winner"]),
+                    ("version", form.cleaned_data["version"]),
+                ),
+            ),
+        )
     if form.is_valid():
         try:
             match_walkover(match=found, user=request.user, **form.cleaned_data)
@@ -203,6 +240,37 @@ def walkover(request, pk: int):
             messages.success(request, _("The walkover is recorded."))
             return redirect(found)
     return _page(request, found, status=400, walkover_form=form)
+
+
+@sign_in_required
+@require_POST
+def result_clear(request, pk: int):
+    """Asks first, then takes back a walkover or a final score: the match is to be played."""
+    found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
+    form = VersionForm(request.POST)
+    version = form.cleaned_data["version"] if form.is_valid() else None
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Take back the result of %(match)s?") % {"match": str(found)},
+                what=_("The result, %(result)s, is taken back: the match is to be played again.")
+                % {"result": result_text(result_facts_of(found))},
+                button=_("Take back the result"),
+                action=reverse("result_clear", args=[found.pk]),
+                back=found.get_absolute_url(),
+                fields=(("version", version),),
+            ),
+        )
+    try:
+        match_result_clear(match=found, user=request.user, version=version)
+    except SheetChanged as changed:
+        return _changed(request, pk, changed)
+    except ValidationError as error:
+        return _page(request, found, status=400, error=" ".join(error.messages))
+    messages.success(request, _("The result is taken back: the match is to be played."))
+    return redirect(found)
 
 
 @sign_in_required

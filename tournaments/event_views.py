@@ -10,15 +10,19 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from club.audit import audit_for_tournament
+from club.confirm import Confirmation, confirm_page, confirmed
 from club.policy import can_create, can_direct, match_scope, require, sign_in_required
 from club.tables import table_export
 from matches.forms import DiceForm
 
+from .advancement import player_withdrawn_matches
 from .forms import DrawForm, EntryForm, EventForm, TournamentForm
 from .models import Entry, Event, Tournament
 from .selectors import (
@@ -34,12 +38,15 @@ from .selectors import (
 )
 from .services import (
     entry_check_in,
+    entry_check_in_undo,
     entry_register,
+    entry_reinstate,
     entry_withdraw,
     event_create,
     event_cut,
     event_draw,
     event_pair_next_round,
+    event_redraw,
     tournament_create,
     tournament_dice_allow,
 )
@@ -164,6 +171,9 @@ def _event_context(request, event: Event, **forms) -> dict:
     if directing and not event.drawn:
         context["entry_form"] = forms.get("entry_form") or EntryForm(event=event)
         context["draw_form"] = forms.get("draw_form") or DrawForm()
+    begun = any(m.status in (m.Status.IN_PLAY, m.Status.FINISHED) for m in matches)
+    if directing and event.drawn and event.parent_id is None and not begun:
+        context["redraw_form"] = forms.get("redraw_form") or DrawForm()
     return context
 
 
@@ -238,13 +248,69 @@ def entry_check_in_view(request, pk: int):
 
 @sign_in_required
 @require_POST
-def entry_withdraw_view(request, pk: int):
+def entry_check_in_undo_view(request, pk: int):
     entry = _entry(request, pk)
     return _act(
         request,
         entry.event,
+        lambda: entry_check_in_undo(entry=entry, user=request.user),
+        _("%(player)s is no longer checked in.") % {"player": entry.player.name},
+    )
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def entry_withdraw_view(request, pk: int):
+    """Asks first (what the withdrawal does to the draw), then withdraws."""
+    entry = _entry(request, pk)
+    name = entry.player.name
+    if not confirmed(request):
+        walkovers = player_withdrawn_matches(event=entry.event, player=entry.player)
+        consequences = [
+            _("%(opponent)s gets a walkover in %(match)s.")
+            % {
+                "opponent": (m.player_b if m.player_a_id == entry.player_id else m.player_a).name,
+                "match": str(m),
+            }
+            for m in walkovers
+        ]
+        if entry.event.drawn:
+            consequences.append(
+                _("Any later match of %(player)s is a walkover as it comes.") % {"player": name}
+            )
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Withdraw %(player)s?") % {"player": name},
+                what=_("%(player)s leaves %(event)s.")
+                % {"player": name, "event": entry.event.name},
+                consequences=tuple(consequences),
+                undo=_(
+                    "A withdrawal can be undone (Reinstate) while no later match fed by its "
+                    "walkovers has begun."
+                ),
+                button=_("Withdraw %(player)s") % {"player": name},
+                action=reverse("entry_withdraw", args=[entry.pk]),
+                back=entry.event.get_absolute_url(),
+            ),
+        )
+    return _act(
+        request,
+        entry.event,
         lambda: entry_withdraw(entry=entry, user=request.user),
-        _("%(player)s has withdrawn.") % {"player": entry.player.name},
+        _("%(player)s has withdrawn.") % {"player": name},
+    )
+
+
+@sign_in_required
+@require_POST
+def entry_reinstate_view(request, pk: int):
+    entry = _entry(request, pk)
+    return _act(
+        request,
+        entry.event,
+        lambda: entry_reinstate(entry=entry, user=request.user),
+        _("%(player)s is reinstated.") % {"player": entry.player.name},
     )
 
 
@@ -262,6 +328,59 @@ def draw(request, pk: int):
         found,
         lambda: event_draw(event=found, seed=form.cleaned_data["seed"], user=request.user),
         _("The draw is made."),
+    )
+
+
+@sign_in_required
+@require_POST
+def redraw(request, pk: int):
+    """Asks first (the matches removed, the old seed), then makes the draw again."""
+    found = _directed_event(request, pk)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "event.html", _event_context(request, found, redraw_form=form), status=400
+        )
+    seed = form.cleaned_data["seed"]
+    if not confirmed(request):
+        count = found.places.count()
+        if found.seeding != Event.Seeding.RANDOM:
+            how = _("The draw of %(event)s is made again by rating.")
+        elif seed is None:
+            how = _("The draw of %(event)s is made again with a new random seed.")
+        else:
+            how = _("The draw of %(event)s is made again with the seed %(seed)s.")
+        consequences = [
+            ngettext(
+                "Its %(count)s match, not begun, is removed; the new draw makes the first "
+                "round again.",
+                "Its %(count)s matches, none begun, are removed; the new draw makes the first "
+                "round again.",
+                count,
+            )
+            % {"count": count}
+        ]
+        if found.draw_seed is not None:
+            consequences.append(
+                _("The old seed, %(seed)s, stays in the changes.") % {"seed": found.draw_seed}
+            )
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Redraw %(event)s?") % {"event": found.name},
+                what=how % {"event": found.name, "seed": seed},
+                consequences=tuple(consequences),
+                button=_("Redraw"),
+                action=reverse("redraw", args=[found.pk]),
+                back=found.get_absolute_url(),
+                fields=(("seed", seed if found.seeding == Event.Seeding.RANDOM else None),),
+            ),
+        )
+    return _act(
+        request,
+        found,
+        lambda: event_redraw(event=found, seed=seed, user=request.user),
+        _("The draw is made again."),
     )
 
 

@@ -24,6 +24,7 @@ urlpatterns = [
     path("events/<int:pk>/", event_views.event, name="event"),
     path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
     path("events/<int:pk>/draw/", event_views.draw, name="draw"),
+    path("events/<int:pk>/redraw/", event_views.redraw, name="redraw"),
     path("events/<int:pk>/pair/", event_views.pair_next_round, name="pair_next_round"),
     path("events/<int:pk>/cut/", event_views.cut, name="cut"),
     path("events/<int:pk>/bracket/", event_views.bracket, name="bracket"),
@@ -34,5 +35,11 @@ urlpatterns = [
         name="round_sheets",
     ),
     path("entries/<int:pk>/check-in/", event_views.entry_check_in_view, name="entry_check_in"),
+    path(
+        "entries/<int:pk>/check-in/undo/",
+        event_views.entry_check_in_undo_view,
+        name="entry_check_in_undo",
+    ),
     path("entries/<int:pk>/withdraw/", event_views.entry_withdraw_view, name="entry_withdraw"),
+    path("entries/<int:pk>/reinstate/", event_views.entry_reinstate_view, name="entry_reinstate"),
 ]
