@@ -45,6 +45,7 @@ ATTEMPTS = {
     "die2": "1",
     "allowed": "on",
     "decide": "1",
+    "confirm": "1",  # past the confirmation pages: the change itself is attempted
 }
 # creating a player, a match outside any tournament or a tournament is not a change to
 # anyone's tournament: the Directors group may, so a director of another tournament may too
@@ -209,6 +210,38 @@ def test_this_tournament_s_director_may_change_it_and_another_s_may_not(
     assert "Record game 2" in client.get(match.get_absolute_url()).content.decode()
 
 
+def test_this_tournament_s_director_may_put_things_right_and_is_asked_first(
+    client, director, other_director, ours
+):
+    """The undo URLs (and the confirmations of withdraw, walkover, redraw, taking a result
+    back) answer this tournament's director; the walk above refuses everyone else."""
+    event, match = ours["event"], ours["other match"]
+    swiss = Event.objects.get(tournament=ours["tournament"], format=Event.Format.SWISS)
+    entry = swiss.entries.first()
+    client.force_login(director)
+    asks = {
+        reverse("entry_withdraw", args=[entry.pk]): ({}, "Withdraw"),
+        reverse("walkover", args=[match.pk]): ({"winner": 0, "version": 0}, "A walkover to"),
+        reverse("result_clear", args=[match.pk]): ({"version": 0}, "Take back the result"),
+        reverse("redraw", args=[event.pk]): ({"seed": "3"}, "Redraw"),
+    }
+    for url, (data, title) in asks.items():
+        response = client.post(url, data)
+        assert response.status_code == 200 and title in response.content.decode(), url
+        assert 'name="confirm" value="1"' in response.content.decode(), url
+    assert client.get(reverse("entry_withdraw", args=[entry.pk])).status_code == 200
+    undo = reverse("entry_check_in_undo", args=[entry.pk])
+    assert client.post(undo).status_code == 302
+    assert Entry.objects.get(pk=entry.pk).status == Entry.Status.REGISTERED
+    withdraw = reverse("entry_withdraw", args=[entry.pk])
+    assert client.post(withdraw, {"confirm": "1"}).status_code == 302
+    assert client.post(reverse("entry_reinstate", args=[entry.pk])).status_code == 302
+    assert Entry.objects.get(pk=entry.pk).status == Entry.Status.REGISTERED
+    client.force_login(other_director)
+    for url in (undo, withdraw, reverse("entry_reinstate", args=[entry.pk])):
+        assert client.post(url, {"confirm": "1"}).status_code == 403, url
+
+
 def test_a_match_outside_any_tournament_belongs_to_the_directors_group(
     client, member, other_director, match5
 ):
@@ -224,8 +257,14 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
     """A view that forgot to ask could still not write: the service refuses."""
     from django.core.exceptions import PermissionDenied
 
-    from matches.services import match_walkover
-    from tournaments.services import entry_withdraw, event_pair_next_round
+    from matches.services import match_result_clear, match_walkover
+    from tournaments.services import (
+        entry_check_in_undo,
+        entry_reinstate,
+        entry_withdraw,
+        event_pair_next_round,
+        event_redraw,
+    )
 
     match, event = ours["match"], ours["event"]
     for user in (member, other_director):
@@ -237,6 +276,15 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
             entry_withdraw(entry=event.entries.first(), user=user)
         with pytest.raises(PermissionDenied):
             event_pair_next_round(event=event, user=user)
+        entry = event.entries.first()
+        for undo, target in (
+            (match_result_clear, {"match": match}),
+            (entry_check_in_undo, {"entry": entry}),
+            (entry_reinstate, {"entry": entry}),
+            (event_redraw, {"event": event}),
+        ):
+            with pytest.raises(PermissionDenied):
+                undo(user=user, **target)
     assert Game.objects.filter(match=match).count() == 1
 
 

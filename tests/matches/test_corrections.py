@@ -141,3 +141,101 @@ def test_two_directors_recording_a_final_score_the_second_is_refused(client, mat
     assert "recorded the final score 5–1" in response.content.decode()
     match = Match.objects.get(pk=match5.pk)
     assert (match.final_score_a, match.final_score_b) == (5, 1)
+
+
+# --- putting a walkover or a final score right through the match page ----------------------
+
+
+def page_text(response):
+    import re
+
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_walkover_form_has_no_winner_chosen(director_client, match5):
+    form = director_client.get(match5.get_absolute_url()).context["walkover_form"]
+    assert form["winner"].value() is None
+    assert '<option value="" selected>—</option>' in str(form["winner"])
+    response = director_client.post(reverse("walkover", args=[match5.pk]), {"version": 0})
+    assert response.status_code == 400 and "This field is required" in page_text(response)
+
+
+def test_a_walkover_asks_first_and_a_wrong_one_is_put_right(director_client, match5):
+    url = reverse("walkover", args=[match5.pk])
+    asked = director_client.post(url, {"winner": 0, "version": 0})
+    assert asked.status_code == 200
+    assert "A walkover to Anna Rossi?" in page_text(asked)
+    assert "Anna Rossi wins Anna Rossi – Bruno Bianchi (5) without playing." in page_text(asked)
+    assert Match.objects.get(pk=match5.pk).status == "scheduled"  # nothing yet
+    done = director_client.post(url, {"winner": 0, "version": 0, "confirm": "1"}, follow=True)
+    assert "The walkover is recorded." in page_text(done)
+    version = Match.objects.get(pk=match5.pk).version
+    # the wrong player: given to the other one, the confirmation saying what it replaces
+    asked = director_client.post(url, {"winner": 1, "version": version})
+    assert "It replaces a walkover to Anna Rossi." in page_text(asked)
+    director_client.post(url, {"winner": 1, "version": version, "confirm": "1"})
+    match = Match.objects.get(pk=match5.pk)
+    assert (match.status, match.walkover_winner) == ("walkover", 1)
+    # and nobody won without playing after all: taken back, the match is to be played
+    clear = reverse("result_clear", args=[match5.pk])
+    asked = director_client.post(clear, {"version": match.version})
+    assert "The result, a walkover to Bruno Bianchi, is taken back" in page_text(asked)
+    done = director_client.post(clear, {"version": match.version, "confirm": "1"}, follow=True)
+    assert "The result is taken back: the match is to be played." in page_text(done)
+    match = Match.objects.get(pk=match5.pk)
+    assert (match.status, match.walkover_winner) == ("scheduled", None)
+    assert "Record game 1" in page_text(done)
+    assert last_change(match) == (
+        "director took back a walkover to Bruno Bianchi: the match is to be played."
+    )
+
+
+def test_a_stale_take_back_is_refused_with_the_sheet_as_it_is(director_client, match5, director):
+    match_walkover(match=match5, winner=0, user=director)
+    stale = Match.objects.get(pk=match5.pk).version
+    match_walkover(match=Match.objects.get(pk=match5.pk), winner=1, user=director)
+    response = director_client.post(
+        reverse("result_clear", args=[match5.pk]), {"version": stale, "confirm": "1"}
+    )
+    assert response.status_code == 409
+    assert "The score sheet changed after you opened it" in page_text(response)
+    assert Match.objects.get(pk=match5.pk).walkover_winner == 1
+
+
+def test_a_final_score_is_corrected_from_a_form_showing_it(director_client, match5, director):
+    match_record_final_score(match=match5, score_a=5, score_b=3, user=director)
+    page = director_client.get(match5.get_absolute_url())
+    form = page.context["final_form"]
+    assert (form["score_a"].value(), form["score_b"].value()) == (5, 3)
+    assert "Correct the result to this final score" in page_text(page)
+    version = Match.objects.get(pk=match5.pk).version
+    data = {"score_a": 5, "score_b": 4, "version": version}
+    director_client.post(reverse("final_score", args=[match5.pk]), data)
+    match = Match.objects.get(pk=match5.pk)
+    assert (match.final_score_a, match.final_score_b) == (5, 4)
+    assert last_change(match) == (
+        "director corrected the result to the final score 5–4 (it was the final score 5–3)."
+    )
+
+
+def test_taking_back_a_result_a_later_match_depends_on_is_refused_in_words(
+    director_client, event_with, director, finish, record
+):
+    from tests.tournaments.helpers import by_key
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=event, seed=1, user=director)
+    m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
+    match_walkover(match=m11, winner=0, user=director)
+    finish(m12, m12.player_a)
+    record(by_key(event, "M2-1"), 0)
+    version = Match.objects.get(pk=m11.pk).version
+    response = director_client.post(
+        reverse("result_clear", args=[m11.pk]), {"version": version, "confirm": "1"}
+    )
+    assert response.status_code == 400
+    assert "can no longer be corrected" in page_text(response)
+    assert "US rules 4.10" in page_text(response)
+    assert Match.objects.get(pk=m11.pk).status == "walkover"

@@ -300,3 +300,119 @@ def test_undoing_asks_the_policy(event_with, director, member):
     ):
         with pytest.raises(PermissionDenied):
             undo()
+
+
+# --- through the pages --------------------------------------------------------------------
+
+
+def page_text(response):
+    import re
+
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_withdrawing_asks_first_then_reinstating_puts_it_right(director_client, event_with):
+    from django.urls import reverse
+
+    event = event_with(Event.Format.SINGLE, 4, seeding=Event.Seeding.RATING)
+    event_draw(event=event, user=event.tournament.directors.get())
+    m11 = by_key(event, "M1-1")
+    entry = entry_of(event, m11.player_b)
+    url = reverse("entry_withdraw", args=[entry.pk])
+    asked = director_client.post(url)  # the button in the entries table
+    assert asked.status_code == 200
+    assert "Withdraw P04?" in page_text(asked)
+    assert "P01 gets a walkover in P01 – P04 (5)." in page_text(asked)
+    assert 'name="confirm" value="1"' in asked.content.decode()
+    assert entry_of(event, m11.player_b).status == Entry.Status.CHECKED_IN  # nothing yet
+    done = director_client.post(url, {"confirm": "1"}, follow=True)
+    assert "P04 has withdrawn." in page_text(done)
+    assert Match.objects.get(pk=m11.pk).status == Match.Status.WALKOVER
+    assert 'aria-label="Reinstate P04"' in done.content.decode()
+    back = director_client.post(reverse("entry_reinstate", args=[entry.pk]), follow=True)
+    assert "P04 is reinstated." in page_text(back)
+    assert Match.objects.get(pk=m11.pk).status == Match.Status.SCHEDULED
+
+
+def test_a_refused_reinstatement_is_said_in_plain_words(director_client, event_with, record):
+    from django.urls import reverse
+
+    event = event_with(Event.Format.SINGLE, 4, seeding=Event.Seeding.RATING)
+    director = event.tournament.directors.get()
+    event_draw(event=event, user=director)
+    m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
+    entry = entry_of(event, m11.player_b)
+    entry_withdraw(entry=entry, user=director)
+    director_client.post(reverse("final_score", args=[m12.pk]), {"score_a": 5, "score_b": 0})
+    record(by_key(event, "M2-1"), 0)
+    response = director_client.post(reverse("entry_reinstate", args=[entry.pk]), follow=True)
+    assert response.status_code == 200
+    assert "P04 cannot be reinstated: the walkover in P01 – P04 (5) sent P01 on" in page_text(
+        response
+    )
+
+
+def test_a_check_in_is_undone_from_the_entries_table(director_client, event_with):
+    from django.urls import reverse
+
+    event = event_with(Event.Format.SINGLE, 2)
+    entry = event.entries.select_related("player").first()
+    page = director_client.get(event.get_absolute_url()).content.decode()
+    assert f'aria-label="Undo the check-in of {entry.player.name}"' in page
+    done = director_client.post(reverse("entry_check_in_undo", args=[entry.pk]), follow=True)
+    assert f"{entry.player.name} is no longer checked in." in page_text(done)
+    assert event.entries.get(pk=entry.pk).status == Entry.Status.REGISTERED
+    assert "1 player checked in" in page_text(done)
+
+
+def test_the_redraw_asks_first_and_is_offered_only_before_a_match_begins(
+    director_client, event_with, record
+):
+    from django.urls import reverse
+
+    event = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=event, seed=21, user=event.tournament.directors.get())
+    page = director_client.get(event.get_absolute_url()).content.decode()
+    assert 'id="redraw"' in page
+    url = reverse("redraw", args=[event.pk])
+    asked = director_client.post(url, {"seed": "22"})
+    assert asked.status_code == 200
+    said_there = page_text(asked)
+    assert "Redraw single 4?" in said_there
+    assert "made again with the seed 22" in said_there
+    assert "Its 2 matches, none begun, are removed" in said_there
+    assert "The old seed, 21, stays in the changes." in said_there
+    assert Event.objects.get(pk=event.pk).draw_seed == 21  # nothing yet
+    done = director_client.post(url, {"seed": "22", "confirm": "1"}, follow=True)
+    assert "The draw is made again." in page_text(done)
+    assert Event.objects.get(pk=event.pk).draw_seed == 22
+    changes = page_text(director_client.get(event.tournament.get_absolute_url()))
+    assert "undid the draw of single 4 (seed 21)" in changes
+    record(by_key(event, "M1-1"), 0)
+    assert 'id="redraw"' not in director_client.get(event.get_absolute_url()).content.decode()
+    refused = director_client.post(url, {"seed": "", "confirm": "1"}, follow=True)
+    assert "can no longer be made again" in page_text(refused)
+    assert Event.objects.get(pk=event.pk).draw_seed == 22
+
+
+@pytest.mark.parametrize("players", [8, 32])
+def test_the_confirmation_pages_take_the_same_queries_for_any_field(
+    director_client, event_with, players
+):
+    """Pinned: withdrawing 1 player's confirmation and the redraw's do not grow with the field."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    event = event_with(Event.Format.SINGLE, players)
+    event_draw(event=event, seed=3, user=event.tournament.directors.get())
+    entry = event.entries.first()
+    counts = []
+    for url, data in (
+        (reverse("entry_withdraw", args=[entry.pk]), {}),
+        (reverse("redraw", args=[event.pk]), {"seed": "4"}),
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            assert director_client.post(url, data).status_code == 200
+        counts.append(len(queries))
+    assert counts == [7, 7]  # the same for 8 and 32 players
