@@ -153,3 +153,77 @@ def test_round_score_sheets_print_one_per_page_and_the_event_page_fits_a_phone(
         phone.goto(site.url + url)
         overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, url  # the bracket scrolls inside its own box
+
+
+def test_a_director_puts_a_walkover_a_withdrawal_and_the_draw_right(
+    browser, site, django_user_model, directors_group, field
+):
+    """Each destructive button asks first; the confirmations are clicked, no JavaScript needed
+    for any of it."""
+    import datetime
+
+    from matches.models import Match
+    from tournaments.models import Entry, Event
+    from tournaments.services import (
+        entry_check_in,
+        entry_register,
+        event_create,
+        event_draw,
+        tournament_create,
+    )
+
+    user = django_user_model.objects.create_user("td", password="td-password-1")
+    user.groups.add(directors_group)
+    tournament = tournament_create(name="Coppa", date=datetime.date(2026, 12, 13), user=user)
+    event = event_create(
+        tournament=tournament, name="Main", format=Event.Format.SINGLE, lengths=[5], user=user
+    )
+    for player in field(4):
+        entry_check_in(entry=entry_register(event=event, player=player, user=user), user=user)
+    event_draw(event=event, seed=1, user=user)
+    page = browser.new_page(locale="en-GB")
+    sign_in(page, site, "td", "td-password-1", f"/events/{event.pk}/")
+    message = page.locator(".message")
+
+    # the draw made again, with a seed of the director's choosing
+    page.locator("#redraw").get_by_label("Seed").fill("20261213")
+    page.locator("#redraw").get_by_role("button", name="Redraw").click()
+    assert page.get_by_role("heading", name="Redraw Main?").is_visible()
+    assert "The old seed, 1, stays in the changes." in page.locator("main").inner_text()
+    page.get_by_role("button", name="Redraw").click()
+    assert message.inner_text() == "The draw is made again."
+    assert page.locator("#draw-seed").inner_text() == "20261213"
+
+    # a walkover to the wrong player, put right, then taken back: the match is played after all
+    match = Match.objects.filter(place__event=event).order_by("pk").first()
+    a, b = match.player_a.name, match.player_b.name
+    page.goto(f"{site.url}/matches/{match.pk}/")
+    walkover = page.locator("#walkover")
+    assert walkover.locator("select").input_value() == ""  # no winner chosen for you
+    walkover.locator("select").select_option(label=a)
+    walkover.get_by_role("button", name="Record a walkover").click()
+    assert page.get_by_role("heading", name=f"A walkover to {a}?").is_visible()
+    page.get_by_role("button", name=f"Record a walkover to {a}").click()
+    assert message.inner_text() == "The walkover is recorded."
+    walkover.locator("select").select_option(label=b)
+    walkover.get_by_role("button", name="Correct the result to a walkover").click()
+    assert f"It replaces a walkover to {a}." in page.locator("main").inner_text()
+    page.get_by_role("button", name=f"Record a walkover to {b}").click()
+    assert message.inner_text() == "The walkover is recorded."
+    assert Match.objects.get(pk=match.pk).walkover_winner == 1
+    page.locator("#take-back").get_by_role("button", name="Take back the result").click()
+    page.get_by_role("button", name="Take back the result").click()
+    assert message.inner_text() == "The result is taken back: the match is to be played."
+    assert Match.objects.get(pk=match.pk).status == Match.Status.SCHEDULED
+
+    # a withdrawal, asked first, and undone
+    page.goto(f"{site.url}/events/{event.pk}/")
+    page.get_by_role("button", name=f"Withdraw {b}", exact=True).click()
+    assert f"{a} gets a walkover in {match}." in page.locator("main").inner_text()
+    page.get_by_role("button", name=f"Withdraw {b}", exact=True).click()
+    assert message.inner_text() == f"{b} has withdrawn."
+    assert Match.objects.get(pk=match.pk).status == Match.Status.WALKOVER
+    page.get_by_role("button", name=f"Reinstate {b}", exact=True).click()
+    assert message.inner_text() == f"{b} is reinstated."
+    assert Match.objects.get(pk=match.pk).status == Match.Status.SCHEDULED
+    assert event.entries.get(player__name=b).status == Entry.Status.CHECKED_IN
