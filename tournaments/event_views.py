@@ -148,8 +148,7 @@ def _event_context(request, event: Event, **forms) -> dict:
     hidden = [] if directing else ["actions"]
     if event.format != Event.Format.ROUND_ROBIN:
         hidden.append("pool")
-    entry_table = EntryTable(entries, exclude=hidden)
-    entry_table.directing, entry_table.drawn = directing, event.drawn
+    entry_table = EntryTable(entries, exclude=hidden)  # its buttons read the page's event
     rounds = event_rounds(event=event, entries=entries, matches=matches)
     context = {
         "event": event,

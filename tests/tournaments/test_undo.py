@@ -363,6 +363,10 @@ def test_a_check_in_is_undone_from_the_entries_table(director_client, event_with
     assert f"{entry.player.name} is no longer checked in." in page_text(done)
     assert event.entries.get(pk=entry.pk).status == Entry.Status.REGISTERED
     assert "1 player checked in" in page_text(done)
+    entry_check_in(entry=entry, user=event.tournament.directors.get())
+    event_draw(event=event, seed=1, user=event.tournament.directors.get())
+    drawn = director_client.get(event.get_absolute_url()).content.decode()
+    assert "Undo the check-in of" not in drawn and "Withdraw" in drawn  # over at the draw
 
 
 def test_the_redraw_asks_first_and_is_offered_only_before_a_match_begins(
