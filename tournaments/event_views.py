@@ -372,13 +372,18 @@ def redraw(request, pk: int):
                 button=_("Redraw"),
                 action=reverse("redraw", args=[found.pk]),
                 back=found.get_absolute_url(),
-                fields=(("seed", seed if found.seeding == Event.Seeding.RANDOM else None),),
+                fields=(
+                    ("seed", seed if found.seeding == Event.Seeding.RANDOM else None),
+                    ("drawn_at", found.drawn_at.isoformat()),
+                ),
             ),
         )
     return _act(
         request,
         found,
-        lambda: event_redraw(event=found, seed=seed, user=request.user),
+        lambda: event_redraw(
+            event=found, seed=seed, drawn_at=request.POST.get("drawn_at"), user=request.user
+        ),
         _("The draw is made again."),
     )
 

@@ -462,16 +462,39 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
     return locked
 
 
-def event_redraw(*, event: Event, seed: int | None = None, user: Any) -> Event:
+def event_redraw(
+    *, event: Event, seed: int | None = None, drawn_at: str | None = None, user: Any
+) -> Event:
     """Make the draw again, before any match of the event has begun: its matches (and a
     Swiss's byes) are removed and the checked-in players drawn with a new seed, or the one
-    given. The old draw, seed and seeds, stays in the audit."""
+    given. The old draw, seed and seeds, stays in the audit.
+
+    ``drawn_at``: when the draw the director saw was made (ISO format); a draw made again
+    meanwhile (a second click, another director) is not redrawn once more unseen.
+    """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
-        locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+        locked = (
+            Event.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=event.pk)
+        )
         if not locked.drawn:
             raise ValidationError(
                 _("The draw of %(event)s is not made yet.") % {"event": locked.name}
+            )
+        if drawn_at is not None and drawn_at != locked.drawn_at.isoformat():
+            raise ValidationError(
+                _(
+                    "The draw of %(event)s was made again meanwhile: nothing was changed. Here "
+                    "is the draw as it is now."
+                )
+                % {"event": locked.name}
+            )
+        if locked.children.exists():
+            raise ValidationError(
+                _("%(event)s is already cut to a knockout: its draw stands.")
+                % {"event": locked.name}
             )
         if locked.parent_id is not None:
             raise ValidationError(

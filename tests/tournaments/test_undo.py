@@ -268,6 +268,24 @@ def test_a_redraw_replaces_the_matches_and_keeps_the_old_seed_in_the_audit(event
     assert again.draw_seed not in (None, 12)
 
 
+def test_a_redraw_confirmed_twice_draws_once(director_client, event_with):
+    """A second click on the confirmation (or another director's redraw) does not draw again
+    unseen: the confirmation carries the draw it was shown."""
+    from django.urls import reverse
+
+    event = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=event, seed=21, user=event.tournament.directors.get())
+    url = reverse("redraw", args=[event.pk])
+    asked = director_client.post(url, {"seed": ""})
+    drawn_at = asked.context["confirm"].fields[1][1]
+    confirm = {"seed": "", "drawn_at": drawn_at, "confirm": "1"}
+    assert "The draw is made again." in page_text(director_client.post(url, confirm, follow=True))
+    seed = Event.objects.get(pk=event.pk).draw_seed
+    again = director_client.post(url, confirm, follow=True)
+    assert "was made again meanwhile: nothing was changed" in page_text(again)
+    assert Event.objects.get(pk=event.pk).draw_seed == seed
+
+
 def test_a_redraw_is_refused_once_a_match_has_begun(event_with, record, director):
     event = event_with(Event.Format.SINGLE, 4)
     event_draw(event=event, seed=5, user=director)
