@@ -294,12 +294,14 @@ def entry_check_in_undo(*, entry: Entry, user: Any) -> Entry:
     return locked
 
 
-def _withdrawal_walkovers(entry: Entry) -> list[Match]:
+def _withdrawal(entry: Entry) -> AuditEntry | None:
+    """The audit entry of the entry's latest withdrawal: what it was before, and when."""
+    return audit_for_subject(subject=entry).filter(code="entry.withdrawn").order_by("-id").first()
+
+
+def _withdrawal_walkovers(entry: Entry, withdrawal: AuditEntry | None) -> list[Match]:
     """The walkovers the entry's withdrawal gave its opponents (at once, or as their matches
     came), latest first: the player's walkover losses recorded after the withdrawal."""
-    withdrawal = (
-        audit_for_subject(subject=entry).filter(code="entry.withdrawn").order_by("-id").first()
-    )
     if withdrawal is None or not entry.event.drawn:
         return []
     lost = [
@@ -331,7 +333,8 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
         name = locked.player.name
         if locked.status != Entry.Status.WITHDRAWN:
             raise ValidationError(_("%(player)s has not withdrawn.") % {"player": name})
-        walkovers = _withdrawal_walkovers(locked)
+        withdrawal = _withdrawal(locked)
+        walkovers = _withdrawal_walkovers(locked, withdrawal)
         for match in walkovers:
             later = later_match_begun(match=match)
             if later is not None:
@@ -359,13 +362,7 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
             )
         if locked.seed is not None:
             locked.status = Entry.Status.CHECKED_IN  # drawn, so checked in at the draw
-        else:
-            withdrawal = (
-                audit_for_subject(subject=locked)
-                .filter(code="entry.withdrawn")
-                .order_by("-id")
-                .first()
-            )
+        else:  # as it was before the withdrawal: registered, or checked in
             was = ((withdrawal.before or {}).get("status") if withdrawal else None) or ""
             ours = {Entry.Status.REGISTERED, Entry.Status.CHECKED_IN}
             locked.status = was if was in ours else Entry.Status.REGISTERED
