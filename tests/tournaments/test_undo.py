@@ -438,3 +438,24 @@ def test_the_confirmation_pages_take_the_same_queries_for_any_field(
             assert director_client.post(url, data).status_code == 200
         counts.append(len(queries))
     assert counts == [7, 7]  # the same for 8 and 32 players
+
+
+def test_a_withdrawal_undone_in_a_double_elimination_takes_back_its_walkover_chain(
+    event_with, finish, director
+):
+    """Out of the main draw by the walkover, then a walkover in the losers' draw as its match
+    came: both are taken back, latest first, and the losers' match is gone again."""
+    event = event_with(Event.Format.DOUBLE, 4, seeding=Event.Seeding.RATING)
+    event_draw(event=event, user=director)
+    before = keys(event)
+    m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
+    p04 = entry_of(event, m11.player_b)
+    entry_withdraw(entry=p04, user=director)
+    finish(m12, m12.player_a)  # P03 joins P04 in the losers' draw: a walkover at once
+    losers = [m for m in event_matches(event=event) if m.place.bracket_key.startswith("L")]
+    assert [m.status for m in losers] == [Match.Status.WALKOVER]
+    entry_reinstate(entry=p04, user=director)
+    after = keys(event)
+    assert Match.objects.get(pk=m11.pk).status == Match.Status.SCHEDULED
+    assert not any(k.startswith("L") for k in after)  # the loser of M1-1 is not known again
+    assert set(after) == set(before) and after["M1-2"] == before["M1-2"]
