@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from matches.models import Match
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -27,3 +28,16 @@ def test_a_server_loads_it_when_forced(settings, tmp_path, capsys):
     assert "Director account: director / password: " in capsys.readouterr().out
     assert Player.objects.count() == 12
     assert get_user_model().objects.get(username="director").is_staff
+
+
+def test_the_message_counts_what_was_loaded(settings, tmp_path, capsys):
+    settings.DEBUG = True  # a director's laptop
+    settings.BASE_DIR = tmp_path
+    call_command("demo_club")
+    out = capsys.readouterr().out
+    # the club's 8 and the tournament's 4 guests; every match made, the board's one included
+    assert Player.objects.count() == 12
+    assert f"Demo club loaded: 12 players, {Match.objects.count()} matches." in out
+    call_command("demo_club")
+    again = capsys.readouterr().out
+    assert "The demo club is already loaded." in again and "Demo club loaded" not in again

@@ -93,22 +93,30 @@ class Command(BaseCommand):
             ).exclude(codename__regex=r"^(add_|change_|delete_)(game|auditentry)$|^delete_match$")
         )
         username, password = self.director(directors)
+        # what this run added, counted in the database: the club, the tournament's guests, the
+        # tournament's matches and the board's, so the message can never fall behind the code
+        players_before, matches_before = Player.objects.count(), Match.objects.count()
         with transaction.atomic():
-            if Player.objects.filter(name=PLAYERS[0][0]).exists():
-                self.stdout.write("The demo club is already loaded.")
-            else:
+            if not Player.objects.filter(name=PLAYERS[0][0]).exists():
                 self.load(get_user_model().objects.get(username=username))
-                self.stdout.write(
-                    f"Demo club loaded: {len(PLAYERS)} players, {len(MATCHES)} matches."
-                )
         with transaction.atomic():
-            if not Tournament.objects.filter(name=TOURNAMENT).exists():
+            tournament_loaded = not Tournament.objects.filter(name=TOURNAMENT).exists()
+            if tournament_loaded:
                 self.load_tournament(get_user_model().objects.get(username=username))
-                self.stdout.write(f"Demo tournament loaded: {TOURNAMENT}.")
+        board_match = None
         with transaction.atomic():
             if not BoardGame.objects.exists():
-                match = self.load_board(get_user_model().objects.get(username=username))
-                self.stdout.write(f"Demo game on the board: /matches/{match.pk}/board/")
+                board_match = self.load_board(get_user_model().objects.get(username=username))
+        players = Player.objects.count() - players_before
+        matches = Match.objects.count() - matches_before
+        if players or matches:
+            self.stdout.write(f"Demo club loaded: {players} players, {matches} matches.")
+        else:
+            self.stdout.write("The demo club is already loaded.")
+        if tournament_loaded:
+            self.stdout.write(f"Demo tournament loaded: {TOURNAMENT}.")
+        if board_match is not None:
+            self.stdout.write(f"Demo game on the board: /matches/{board_match.pk}/board/")
         self.stdout.write(f"Director account: {username} / password: {password}")
 
     def director(self, group: Group) -> tuple[str, str]:
