@@ -27,11 +27,26 @@ def test_the_language_switch_remembers_the_choice(client, match5):
 
 
 def test_dates_follow_the_visitors_locale(client, match5):
-    match5.date = datetime.date(2026, 11, 20)
+    match5.date = datetime.date(2026, 11, 23)
     match5.save()
-    english = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    italian = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert "Nov. 20, 2026" in english and "20 Novembre 2026" in italian
+
+    def pages(language):
+        match = client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+        matches = client.get("/matches/", HTTP_ACCEPT_LANGUAGE=language)
+        return match.content.decode(), matches.content.decode()
+
+    british, british_list = pages("en-GB,en;q=0.8")
+    american, american_list = pages("en-US,en;q=0.9")
+    italian, italian_list = pages("it-IT,it;q=0.9")
+    # an en-GB browser: English words, British dates; the menu still has English chosen
+    assert "23 Nov 2026" in british and "23/11/2026" in british_list
+    assert "Sign in" in british and "<h1>Matches</h1>" in british_list
+    assert '<option value="en" selected>' in british
+    assert "Nov. 23, 2026" in american and "11/23/2026" in american_list
+    assert '<option value="en" selected>' in american
+    # Italian writes its months in lower case
+    assert "23 novembre 2026" in italian and "23/11/2026" in italian_list
+    assert "Novembre" not in italian
 
 
 def test_an_italian_director_reads_the_rules_refusal_in_italian(director_client, match5, record):
