@@ -94,7 +94,11 @@ class DisputeReport:
 
 
 def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left=None) -> Dispute:
-    """A dispute over a match, against an uploaded file or (no text) the site's own log."""
+    """A dispute over a match, against an uploaded file or (no text) the site's own log.
+
+    Asking again for the site's own log, unchanged, returns the dispute still open over it
+    rather than opening another: a second click is not a second dispute.
+    """
     require(can_change_match(user, match))
     source = Dispute.Source.FILE if text else Dispute.Source.SITE
     if not text:
@@ -105,22 +109,35 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
         text = match_mat(match=match)
     # refuses what cannot be read; the replay is kept for the dispute's page
     plan = mat_import_plan(match=match, text=text, left=left, capped=source == Dispute.Source.FILE)
-    dispute = Dispute.objects.create(
-        swapped=plan.swapped,
-        match=match,
-        opened_by=user if getattr(user, "is_authenticated", False) else None,
-        source=source,
-        filename=filename[:200],
-        mat=text,
-    )
-    match_audit_record(
-        match,
-        user,
-        "dispute.opened",
-        params={"dispute": dispute.pk, "filename": dispute.filename},
-        subject=dispute,
-        dispute=dispute,
-    )
+    with transaction.atomic():
+        # the match's row lock: two clicks at once find the one dispute the first opened
+        Match.objects.select_for_update(of=("self",)).only("pk").get(pk=match.pk)
+        if source == Dispute.Source.SITE:
+            open_one = (
+                Dispute.objects.filter(
+                    match=match, source=source, decided_at__isnull=True, mat=text
+                )
+                .order_by("-opened_at", "-id")
+                .first()
+            )
+            if open_one is not None:
+                return open_one
+        dispute = Dispute.objects.create(
+            swapped=plan.swapped,
+            match=match,
+            opened_by=user if getattr(user, "is_authenticated", False) else None,
+            source=source,
+            filename=filename[:200],
+            mat=text,
+        )
+        match_audit_record(
+            match,
+            user,
+            "dispute.opened",
+            params={"dispute": dispute.pk, "filename": dispute.filename},
+            subject=dispute,
+            dispute=dispute,
+        )
     return dispute
 
 

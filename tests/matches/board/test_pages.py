@@ -203,6 +203,17 @@ def test_a_dispute_from_the_site_s_own_log(director_client, started):
     assert "31: 8/5 6/5" in dispute.mat and "unfinished" in page
 
 
+def test_replaying_the_site_s_log_again_reuses_the_open_dispute(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    post(director_client, started, "play", play="8/5 6/5")
+    url = reverse("dispute_new", args=[started.pk])
+    first = director_client.post(url, {})
+    again = director_client.post(url, {})
+    dispute = Dispute.objects.get()  # one dispute, one "opened" entry
+    assert first["Location"] == again["Location"] == dispute.get_absolute_url()
+    assert AuditEntry.objects.filter(code="dispute.opened").count() == 1
+
+
 def test_the_board_speaks_italian(director_client, started):
     post(director_client, started, "opening", die1=3, die2=1)
     director_client.cookies["django_language"] = "it"
