@@ -165,6 +165,12 @@ def _decided(entry: AuditEntry, who: str) -> str:
     ) % {"who": who, "count": changed}
 
 
+def _closed(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s closed the dispute without a change: the recorded score stands.") % {
+        "who": who
+    }
+
+
 def register() -> None:
     audit_sentences_register(
         {
@@ -181,5 +187,6 @@ def register() -> None:
             "dispute.opened": _dispute_opened,
             "dispute.sheets": _sheets,
             "dispute.decided": _decided,
+            "dispute.closed": _closed,
         }
     )

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from club.policy import can_change_match, require
 from rules.match import Match as RulesMatch
+from rules.match import score_possible
 from rules.replay import Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
 
@@ -169,11 +170,22 @@ def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
     with transaction.atomic():
         locked = (
             Dispute.objects.select_for_update(of=("self",))
-            .select_related("match")
+            .select_related("match__player_a", "match__player_b")
             .get(pk=dispute.pk)
         )
         if locked.decided_at is not None:
             raise ValidationError(_("This dispute is decided."))
+        match = locked.match
+        for player, sheet in ((match.player_a, sheet_a), (match.player_b, sheet_b)):
+            if sheet is not None and not score_possible(match.length, tuple(sheet)):
+                raise ValidationError(
+                    _(
+                        "%(name)s's score sheet says %(a)s–%(b)s, which no %(length)s-point "
+                        "match can reach: neither player passes %(length)s points, and only "
+                        "one reaches it."
+                    )
+                    % {"name": player, "a": sheet[0], "b": sheet[1], "length": match.length}
+                )
         before = {"sheets": [locked.sheet(0), locked.sheet(1)]}
         locked.sheet_a_a, locked.sheet_a_b = sheet_a or (None, None)
         locked.sheet_b_a, locked.sheet_b_b = sheet_b or (None, None)
@@ -228,6 +240,33 @@ def dispute_decide(*, dispute: Dispute, user) -> Dispute:
             user,
             "dispute.decided",
             params={"dispute": locked.pk, "changed": changed},
+            subject=locked,
+            dispute=locked,
+        )
+    return locked
+
+
+def dispute_close(*, dispute: Dispute, user) -> Dispute:
+    """Close the dispute without changing the match: the recorded score stands."""
+    require(can_change_match(user, dispute.match))
+    with transaction.atomic():
+        locked = (
+            Dispute.objects.select_for_update(of=("self",))
+            .select_related("match")
+            .get(pk=dispute.pk)
+        )
+        if locked.decided_at is not None:
+            raise ValidationError(_("This dispute is decided."))
+        locked.decision = Dispute.Decision.CLOSED
+        locked.corrected = 0
+        locked.decided_at = timezone.now()
+        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.save()
+        match_audit_record(
+            locked.match,
+            user,
+            "dispute.closed",
+            params={"dispute": locked.pk},
             subject=locked,
             dispute=locked,
         )

@@ -284,6 +284,7 @@ class Dispute(models.Model):
 
     class Decision(models.TextChoices):
         LOG = "log", _("the log stands")
+        CLOSED = "closed", _("closed without a change")
 
     decision = models.CharField(_("decision"), max_length=300, blank=True, choices=Decision.choices)
     corrected = models.PositiveSmallIntegerField(_("games corrected or added"), default=0)

@@ -22,7 +22,13 @@ from club.tables import table_page
 
 from .audit import result_text
 from .board.log import board_game_log
-from .disputes import dispute_decide, dispute_open, dispute_report, dispute_sheets_set
+from .disputes import (
+    dispute_close,
+    dispute_decide,
+    dispute_open,
+    dispute_report,
+    dispute_sheets_set,
+)
 from .filters import MatchFilter
 from .forms import (
     DiceForm,
@@ -415,6 +421,10 @@ def dispute(request, pk: int, number: int):
             if "decide" in request.POST:
                 dispute_decide(dispute=found, user=request.user)
                 messages.success(request, _("The decision is recorded and the match corrected."))
+                return redirect(found)
+            if "close" in request.POST:
+                dispute_close(dispute=found, user=request.user)
+                messages.success(request, _("The dispute is closed; the match is as recorded."))
                 return redirect(found)
             if sheets.is_valid():
                 dispute_sheets_set(

@@ -259,6 +259,7 @@ AUDIT_SAMPLES = [
     ("dispute.sheets", {"dispute": 1}, None, {"sheets": [[5, 3], None]}),
     ("dispute.decided", {"dispute": 1, "changed": 1}, None, None),
     ("dispute.decided", {"dispute": 1, "changed": 2}, None, None),
+    ("dispute.closed", {"dispute": 1}, None, None),
     ("tournament.created", {"name": "Open di Genova"}, None, {"venue": "Zenzero"}),
     ("tournament.imported", {"name": "Open di Genova"}, None, None),
     ("event.created", {"event": "Principale"}, None, {"format": "single"}),

@@ -212,6 +212,54 @@ def test_replaying_the_site_s_log_again_reuses_the_open_dispute(director_client,
     dispute = Dispute.objects.get()  # one dispute, one "opened" entry
     assert first["Location"] == again["Location"] == dispute.get_absolute_url()
     assert AuditEntry.objects.filter(code="dispute.opened").count() == 1
+    # once it is closed, asking again opens a new one
+    director_client.post(dispute.get_absolute_url(), {"close": "1"})
+    director_client.post(url, {})
+    assert Dispute.objects.count() == 2
+
+
+def test_a_dispute_is_closed_without_changing_the_match(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    director_client.post(reverse("dispute_new", args=[started.pk]), {})
+    dispute = Dispute.objects.get()
+    page = director_client.get(dispute.get_absolute_url()).content.decode()
+    assert 'id="close"' in page
+    response = director_client.post(dispute.get_absolute_url(), {"close": "1"}, follow=True)
+    page = response.content.decode()
+    assert "The dispute is closed; the match is as recorded." in page
+    assert "Closed without a change: the recorded score stands." in page
+    assert 'id="close"' not in page and 'id="decide"' not in page
+    closed = AuditEntry.objects.get(code="dispute.closed")
+    assert closed.dispute_id == dispute.pk and closed.match_id == started.pk
+    match_page = director_client.get(started.get_absolute_url()).content.decode()
+    assert "(closed)" in match_page
+    assert "closed the dispute without a change" in match_page
+    # a closed dispute is neither decided nor closed again
+    again = director_client.post(dispute.get_absolute_url(), {"close": "1"})
+    assert again.status_code == 400 and "This dispute is decided." in again.content.decode()
+    assert AuditEntry.objects.filter(code="dispute.closed").count() == 1
+    italian = director_client.get(dispute.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    assert "Chiusa senza modifiche" in italian.content.decode()
+
+
+def test_score_sheets_are_checked_against_the_match_length(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    director_client.post(reverse("dispute_new", args=[started.pk]), {})
+    dispute = Dispute.objects.get()
+    url = dispute.get_absolute_url()
+    # a 5-point match: 9-3 cannot be, nor 5-5
+    for a_a, a_b in (("9", "3"), ("5", "5")):
+        response = director_client.post(url, {"sheets": "1", "a_a": a_a, "a_b": a_b})
+        assert response.status_code == 400
+        assert f"Anna Rossi&#x27;s score sheet says {a_a}–{a_b}, which no 5-point match" in (
+            response.content.decode()
+        )
+    dispute.refresh_from_db()
+    assert dispute.sheet(0) is None
+    assert not AuditEntry.objects.filter(code="dispute.sheets").exists()
+    assert director_client.post(url, {"sheets": "1", "a_a": "5", "a_b": "3"}).status_code == 302
+    dispute.refresh_from_db()
+    assert dispute.sheet(0) == (5, 3)
 
 
 def test_the_board_speaks_italian(director_client, started):
