@@ -28,6 +28,7 @@ NAMES = [
 def drawn(event_with, director, record, finish):
     """A 16-player knockout with a consolation, drawn, round 1 partly played."""
     from club.services import player_create
+    from matches.disputes import dispute_open
     from matches.models import Match
     from tournaments.models import Event
     from tournaments.services import event_draw
@@ -42,11 +43,18 @@ def drawn(event_with, director, record, finish):
     record(first, 0, cube=2)
     record(first, 1, cube=2, result="gammon")
     finish(second, second.player_a, loser_points=3)
-    return event, first
+    a, b = first.player_a.name, first.player_b.name
+    text = (
+        f" 5 point match\n\n Game 1\n {a} : 0{' ' * max(2, 32 - len(a))}{b} : 0\n"
+        "  1) 31: 8/5 6/5                 Doubles => 2\n"
+        "  2)  Drops                      Wins 1 point\n"
+    )
+    dispute = dispute_open(match=first, user=director, text=text, filename="anna.mat", left=0)
+    return event, first, dispute
 
 
-def test_the_event_page_and_the_score_sheet_fit_a_phone(browser, site, director, drawn):
-    event, match = drawn
+def test_the_event_page_the_score_sheet_and_a_dispute_fit_a_phone(browser, site, director, drawn):
+    event, match, dispute = drawn
     too_wide = []
     for language in ("en-GB", "it-IT"):
         context = browser.new_context(
@@ -63,6 +71,7 @@ def test_the_event_page_and_the_score_sheet_fit_a_phone(browser, site, director,
             f"/events/{event.pk}/bracket/",
             match.get_absolute_url(),
             f"/matches/{match.pk}/sheet/",
+            dispute.get_absolute_url(),
         ):
             page.goto(f"{site.url}{path}")
             width = page.evaluate("document.scrollingElement.scrollWidth")
