@@ -49,6 +49,12 @@ def result_text(facts: dict[str, Any] | None) -> str:
         return _("no result")
     if facts.get("walkover"):
         return _("a walkover to %(name)s") % {"name": facts["walkover"]}
+    if facts.get("retired"):
+        return _("the retirement of %(name)s (final score %(a)s–%(b)s)") % {
+            "name": facts["retired"],
+            "a": facts.get("score_a"),
+            "b": facts.get("score_b"),
+        }
     return _("the final score %(a)s–%(b)s") % {"a": facts.get("score_a"), "b": facts.get("score_b")}
 
 
@@ -119,6 +125,19 @@ def _walkover(entry: AuditEntry, who: str) -> str:
     }
 
 
+def _retired(entry: AuditEntry, who: str) -> str:
+    return _(
+        "%(who)s recorded that %(name)s retired: %(winner)s wins the match, final score "
+        "%(a)s–%(b)s."
+    ) % {
+        "who": who,
+        "name": entry.params.get("name"),
+        "winner": entry.params.get("winner"),
+        "a": entry.params.get("score_a"),
+        "b": entry.params.get("score_b"),
+    }
+
+
 def _result_cleared(entry: AuditEntry, who: str) -> str:
     return _("%(who)s took back %(before)s: the match is to be played.") % {
         "who": who,
@@ -181,6 +200,7 @@ def register() -> None:
             "game.corrected": _corrected,
             "result.final_score": _final_score,
             "result.walkover": _walkover,
+            "result.retired": _retired,
             "result.cleared": _result_cleared,
             "board.started": _board_started,
             "match.imported": _imported,

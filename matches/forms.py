@@ -7,7 +7,7 @@ from club.models import Player
 
 from .board.service import ACTS
 from .matfiles import mat_read_text, mat_too_large
-from .models import CUBE_VALUES, Game, Side
+from .models import CUBE_VALUES, Side
 from .services import MAX_LENGTH
 
 RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
@@ -24,27 +24,58 @@ class MatchForm(forms.Form):
     )
 
 
+# how a game ended, as the director says it; a resignation says what was given up
+ENDINGS = [
+    ("single", _("single game")),
+    ("gammon", _("gammon")),
+    ("backgammon", _("backgammon")),
+    ("drop", _("double dropped")),
+    ("resigned-1", _("resigned: a single game")),
+    ("resigned-2", _("resigned: a gammon")),
+    ("resigned-3", _("resigned: a backgammon")),
+]
+CUBES = CUBE_VALUES[:8]  # 1 to 128: a power of two (WBF 23)
+
+
 class GameForm(forms.Form):
+    """A game's result: who won, the cube, how it ended (a resignation with what was given up).
+
+    ``crawford``: the game is the Crawford game, so the cube stays at 1 and nobody drops a
+    double (WBF 24): only those choices are offered. The service checks again.
+    """
+
     number = forms.IntegerField(widget=forms.HiddenInput)
     winner = forms.TypedChoiceField(
         label=_("Winner"), coerce=int, choices=Side.choices, widget=forms.RadioSelect
     )
     cube = forms.TypedChoiceField(
-        label=_("Cube"), coerce=int, choices=[(v, v) for v in CUBE_VALUES[:8]], initial=1
+        label=_("Cube"), coerce=int, choices=[(v, v) for v in CUBES], initial=1
     )
-    result = forms.ChoiceField(label=_("Result"), choices=Game.Result.choices, initial="single")
-    resigned = forms.TypedChoiceField(
-        label=_("resigned"),
-        coerce=int,
-        choices=[("", "—"), *RESIGNED],
-        required=False,
-        empty_value=None,
-    )
+    result = forms.ChoiceField(label=_("Result"), choices=ENDINGS, initial="single")
 
-    def __init__(self, *args, match=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, match=None, crawford: bool = False, **kwargs):
+        initial = dict(kwargs.pop("initial", None) or {})
+        if initial.get("result") == "resignation" and initial.get("resigned") in (1, 2, 3):
+            initial["result"] = f"resigned-{initial['resigned']}"
+        super().__init__(*args, initial=initial, **kwargs)
         if match is not None:
             self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
+        if crawford:  # only what the rules allow is offered (WBF 24); a value sent anyway is
+            # refused by the rules in words, and shown again as the director typed it
+            sent = (self.data.get("cube"), self.data.get("result")) if self.is_bound else ()
+            self.fields["cube"].widget.choices = [(v, v) for v in CUBES if v == 1 or str(v) in sent]
+            self.fields["cube"].help_text = _("The Crawford game: no doubling (WBF 24).")
+            self.fields["result"].widget.choices = [
+                c for c in ENDINGS if c[0] != "drop" or c[0] in sent
+            ]
+
+    def clean(self):
+        data = super().clean()
+        ending = data.get("result") or ""
+        data["resigned"] = None
+        if ending.startswith("resigned-"):
+            data["result"], data["resigned"] = "resignation", int(ending[-1])
+        return data
 
 
 class VersionField(forms.IntegerField):
@@ -78,6 +109,22 @@ class WalkoverForm(forms.Form):
         super().__init__(*args, **kwargs)
         if match is not None:  # no default: the director says who won
             self.fields["winner"].choices = [
+                ("", "—"),
+                (0, str(match.player_a)),
+                (1, str(match.player_b)),
+            ]
+
+
+class RetireForm(forms.Form):
+    """Who retired in the middle of the match (no default: the director says)."""
+
+    side = forms.TypedChoiceField(label=_("Retired"), coerce=int, choices=Side.choices)
+    version = VersionField()
+
+    def __init__(self, *args, match=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if match is not None:
+            self.fields["side"].choices = [
                 ("", "—"),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),

@@ -69,6 +69,10 @@ class Match(models.Model):
     physical_dice = models.BooleanField(
         _("players may enter dice rolled at the table"), default=False
     )
+    # the Holland rule (Galore 5.4), set by the event the match is played in
+    holland = models.BooleanField(_("Holland rule"), default=False)
+    # the player who retired: the opponent wins, the final score saying so (see match_retire)
+    retired = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -106,6 +110,10 @@ class Match(models.Model):
                 | (~models.Q(status="finished") & models.Q(finished_at__isnull=True)),
                 name="match_finished_when_it_has_a_time",
             ),
+            models.CheckConstraint(
+                condition=models.Q(retired__isnull=True) | models.Q(final_score_a__isnull=False),
+                name="match_retirement_has_a_final_score",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -120,6 +128,10 @@ class Match(models.Model):
 
     def player(self, side: int) -> Player:
         return self.player_a if side == 0 else self.player_b
+
+    def get_retired_player(self) -> Player | None:
+        """The player who retired from the match, if one did."""
+        return None if self.retired is None else self.player(self.retired)
 
 
 class Game(models.Model):

@@ -60,10 +60,13 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
     games = list(match.games.all())
     if match.status == Match.Status.WALKOVER and match.walkover_winner is not None:
         return ScoreSheet(match, (), (0, 0), match.walkover_winner, None, None)
+    final = None
     if match.final_score_a is not None and match.final_score_b is not None:
-        score = (match.final_score_a, match.final_score_b)
-        return ScoreSheet(match, (), score, match_winner(match.length, score), None, None)
-    derived = RulesMatch(match.length, tuple(game.as_result() for game in games))
+        final = (match.final_score_a, match.final_score_b)
+        if match.retired is None:
+            return ScoreSheet(match, (), final, match_winner(match.length, final), None, None)
+    results = tuple(game.as_result() for game in games)
+    derived = RulesMatch(match.length, results, holland=match.holland)
     rows = tuple(
         SheetRow(
             game=game,
@@ -75,6 +78,8 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
         )
         for game, scored in zip(games, derived.games, strict=True)
     )
+    if final is not None:  # a retirement: the games played, then the opponent wins
+        return ScoreSheet(match, rows, final, match_winner(match.length, final), None, None)
     return ScoreSheet(
         match=match,
         rows=rows,

@@ -64,8 +64,12 @@ def match_create(
     date: datetime.date | None = None,
     user: Any,
     placed: bool = False,
+    holland: bool = False,
 ) -> Match:
     """A match between two players.
+
+    ``holland``: the match is played under the Holland rule (Galore 5.4), as the event it
+    belongs to says; the board and the score sheet follow it.
 
     ``placed``: the tournaments app is creating the match for a place in one of its
     events, in its own transaction, has asked the policy whether ``user`` directs that
@@ -82,6 +86,7 @@ def match_create(
             player_a=player_a,
             player_b=player_b,
             length=length,
+            holland=holland,
             **({"date": date} if date else {}),
         )
         if not placed:
@@ -177,6 +182,8 @@ def game_record(
             games = list(locked.games.order_by("number"))
             if locked.status == Match.Status.WALKOVER:
                 raise ValidationError(_("This match was a walkover: it has no games."))
+            if locked.retired is not None:
+                raise ValidationError(_retired_message(locked))
             if locked.final_score_a is not None:
                 raise ValidationError(
                     _("Only the final score of this match was recorded; correct that instead.")
@@ -244,6 +251,8 @@ def game_correct(
     """
     new = _game_result(winner, cube, result, resigned)
     with _result_write(game.match, user=user, version=version) as locked:
+        if locked.retired is not None:
+            raise ValidationError(_retired_message(locked))
         result_correction_check(match=locked)
         games = list(locked.games.order_by("number"))
         target = next(g for g in games if g.pk == game.pk)
@@ -361,6 +370,63 @@ def match_walkover(*, match: Match, winner: int, user: Any, version: int | None 
     return locked
 
 
+def match_retire(*, match: Match, side: int, user: Any, version: int | None = None) -> Match:
+    """Player ``side`` retired: the opponent wins the match (a retirement loses the match).
+
+    The games played stay on the sheet; the final score is written as the opponent at the
+    match length and the retiring player at the score they had, so the sheet, the bracket
+    and the ratings read it as any finished match. Taken back like a final score (US rules
+    4.10: refused once a later match has begun), the match goes on from its games.
+    """
+    if side not in (0, 1):
+        raise ValidationError(_("Choose the player who retired."))
+    with _result_write(match, user=user, version=version) as locked:
+        if locked.decided:
+            raise ValidationError(
+                _("This match's result is recorded: take it back first to record a retirement.")
+            )
+        in_play = locked.board_games.filter(actions__isnull=False).exclude(
+            number__in=locked.games.values("number")
+        )
+        if in_play.exists():
+            raise ValidationError(
+                _(
+                    "A game of this match is being played on the site's board: end it there "
+                    "(the player may resign it), then record the retirement."
+                )
+            )
+        locked.board_games.filter(actions__isnull=True).exclude(
+            number__in=locked.games.values("number")
+        ).delete()  # opened, never rolled
+        games = list(locked.games.order_by("number"))
+        derived = _checked(locked, [g.as_result() for g in games])
+        score = list(derived.score)
+        score[1 - side] = locked.length
+        locked.final_score_a, locked.final_score_b = score
+        locked.retired = side
+        _set_status(locked, True)
+        match_audit_record(
+            locked,
+            user,
+            "result.retired",
+            params={
+                "name": locked.player(side).name,
+                "winner": locked.player(1 - side).name,
+                "score_a": score[0],
+                "score_b": score[1],
+            },
+            after=result_facts_of(locked),
+        )
+        result_announce(match=locked, user=user)
+    return locked
+
+
+def _retired_message(match: Match) -> str:
+    return _("%(name)s retired from this match: take it back to record or correct its games.") % {
+        "name": match.player(match.retired or 0).name
+    }
+
+
 def match_result_clear(*, match: Match, user: Any, version: int | None = None) -> Match:
     """Take back a final score or a walkover: the match is to be played (or recorded) again.
 
@@ -368,7 +434,8 @@ def match_result_clear(*, match: Match, user: Any, version: int | None = None) -
     tournaments app takes the winner back out of the match they had moved on to.
     """
     with _result_write(match, user=user, version=version) as locked:
-        if locked.games.exists():
+        played = locked.games.exists()
+        if played and locked.retired is None:
             raise ValidationError(
                 _("This match has its games recorded: correct them one by one instead.")
             )
@@ -378,7 +445,8 @@ def match_result_clear(*, match: Match, user: Any, version: int | None = None) -
         before = result_facts_of(locked)
         locked.final_score_a = locked.final_score_b = None
         locked.walkover_winner = None
-        locked.status = Match.Status.SCHEDULED
+        locked.retired = None
+        locked.status = Match.Status.IN_PLAY if played else Match.Status.SCHEDULED
         locked.finished_at = None
         locked.save()
         match_audit_record(locked, user, "result.cleared", before=before)
@@ -513,7 +581,7 @@ def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> G
 
 def _checked(match: Match, results: list[GameResult]) -> RulesMatch:
     try:
-        return checked_match(match.length, results)
+        return checked_match(match.length, results, holland=match.holland)
     except RulesError as error:
         raise ValidationError(sentence(error)) from error
 
@@ -532,7 +600,14 @@ def game_facts(game: Game, derived: RulesMatch) -> dict[str, object]:
 
 
 def result_facts_of(match: Match) -> dict[str, object]:
-    """A match's result that is not its games: a final score, a walkover, or none yet."""
+    """A match's result that is not its games: a final score, a walkover, a retirement, or
+    none yet."""
+    if match.retired is not None and match.final_score_a is not None:
+        return {
+            "retired": match.player(match.retired).name,
+            "score_a": match.final_score_a,
+            "score_b": match.final_score_b,
+        }
     if match.status == Match.Status.WALKOVER and match.walkover_winner is not None:
         return {"walkover": match.player(match.walkover_winner).name}
     if match.final_score_a is not None:

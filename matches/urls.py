@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/games/<int:number>/", views.game_edit, name="game_edit"),
     path("<int:pk>/final-score/", views.final_score, name="final_score"),
     path("<int:pk>/walkover/", views.walkover, name="walkover"),
+    path("<int:pk>/retire/", views.retire, name="retire"),
     path("<int:pk>/result/take-back/", views.result_clear, name="result_clear"),
     path("<int:pk>/dice/", views.match_dice, name="match_dice"),
     path("<int:pk>/board/", board_views.board, name="board"),

@@ -37,6 +37,7 @@ from .forms import (
     GameForm,
     MatchForm,
     MatFileForm,
+    RetireForm,
     SheetsForm,
     VersionForm,
     WalkoverForm,
@@ -52,6 +53,7 @@ from .services import (
     match_dice_allow,
     match_record_final_score,
     match_result_clear,
+    match_retire,
     match_walkover,
     result_facts_of,
 )
@@ -83,8 +85,14 @@ def _page(request, match, status=200, error: str = "", **forms):
         recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
         if not sheet.over and not recorded:
             number = context["next_number"]
+            crawford = sheet.next_game is not None and sheet.next_game.crawford
             context["game_form"] = forms.get("game_form") or GameForm(
-                match=match, initial={"number": number, "cube": 1, "result": "single"}
+                match=match,
+                crawford=crawford,
+                initial={"number": number, "cube": 1, "result": "single"},
+            )
+            context["retire_form"] = forms.get("retire_form") or RetireForm(
+                match=match, initial=version
             )
         if not sheet.rows and not match.board_games.exists():
             score = {"score_a": match.final_score_a, "score_b": match.final_score_b}
@@ -138,7 +146,9 @@ def match_new(request):
 def game_new(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
-    form = GameForm(request.POST, match=found)
+    sheet = match_score_sheet(match=found)
+    crawford = sheet.next_game is not None and sheet.next_game.crawford
+    form = GameForm(request.POST, match=found, crawford=crawford)
     if form.is_valid():
         try:
             game = game_record(match=found, user=request.user, **form.cleaned_data)
@@ -164,7 +174,9 @@ def game_edit(request, pk: int, number: int):
         "result": game.result,
         "resigned": game.resigned,
     }
-    form = GameCorrectionForm(request.POST or None, match=found, initial=initial)
+    rows = match_score_sheet(match=found).rows
+    crawford = number <= len(rows) and rows[number - 1].crawford
+    form = GameCorrectionForm(request.POST or None, match=found, crawford=crawford, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "number"}
         try:
@@ -246,6 +258,56 @@ def walkover(request, pk: int):
             messages.success(request, _("The walkover is recorded."))
             return redirect(found)
     return _page(request, found, status=400, walkover_form=form)
+
+
+@sign_in_required
+@require_POST
+def retire(request, pk: int):
+    """Asks first (who retired, who wins), then records the retirement."""
+    found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
+    form = RetireForm(request.POST, match=found)
+    if form.is_valid() and not confirmed(request):
+        side = form.cleaned_data["side"]
+        retired, winner = found.player(side), found.player(1 - side)
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("%(name)s retired?") % {"name": retired.name},
+                what=_(
+                    "%(name)s retires from %(match)s: %(winner)s wins the match, the score "
+                    "written as %(length)s for %(winner)s."
+                )
+                % {
+                    "name": retired.name,
+                    "match": str(found),
+                    "winner": winner.name,
+                    "length": found.length,
+                },
+                undo=_(
+                    "A retirement can be taken back, and the match goes on from its games, "
+                    "while no later match of either player has begun."
+                ),
+                button=_("Record that %(name)s retired") % {"name": retired.name},
+                action=reverse("retire", args=[found.pk]),
+                back=found.get_absolute_url(),
+                fields=(
+                    ("side", side),
+                    ("version", form.cleaned_data["version"]),
+                ),
+            ),
+        )
+    if form.is_valid():
+        try:
+            match_retire(match=found, user=request.user, **form.cleaned_data)
+        except SheetChanged as changed:
+            return _changed(request, pk, changed)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The retirement is recorded."))
+            return redirect(found)
+    return _page(request, found, status=400, retire_form=form)
 
 
 @sign_in_required

@@ -252,6 +252,13 @@ AUDIT_SAMPLES = [
     ),
     ("result.cleared", {}, {"walkover": "Anna Rossi"}, None),
     ("result.cleared", {}, {"score_a": 5, "score_b": 3}, None),
+    (
+        "result.retired",
+        {"name": "Bruno Bianchi", "winner": "Anna Rossi", "score_a": 5, "score_b": 2},
+        None,
+        {"retired": "Bruno Bianchi", "score_a": 5, "score_b": 2},
+    ),
+    ("result.cleared", {}, {"retired": "Bruno Bianchi", "score_a": 5, "score_b": 2}, None),
     ("board.started", {"number": 4}, None, None),
     ("match.imported", {"games": 1}, None, None),
     ("match.imported", {"games": 6}, None, None),

@@ -33,6 +33,7 @@ ATTEMPTS = {
     "result": "single",
     "score_a": "5",
     "score_b": "0",
+    "side": "0",
     "date": "2026-12-13",
     "format": "single",
     "lengths": "5, 7",
@@ -223,6 +224,7 @@ def test_this_tournament_s_director_may_put_things_right_and_is_asked_first(
         reverse("entry_withdraw", args=[entry.pk]): ({}, "Withdraw"),
         reverse("walkover", args=[match.pk]): ({"winner": 0, "version": 0}, "A walkover to"),
         reverse("result_clear", args=[match.pk]): ({"version": 0}, "Take back the result"),
+        reverse("retire", args=[match.pk]): ({"side": 1, "version": 0}, " retired?"),
         reverse("redraw", args=[event.pk]): ({"seed": "3"}, "Redraw"),
     }
     for url, (data, title) in asks.items():
@@ -257,7 +259,7 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
     """A view that forgot to ask could still not write: the service refuses."""
     from django.core.exceptions import PermissionDenied
 
-    from matches.services import match_result_clear, match_walkover
+    from matches.services import match_result_clear, match_retire, match_walkover
     from tournaments.services import (
         entry_check_in_undo,
         entry_reinstate,
@@ -272,6 +274,8 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
             game_record(match=match, number=2, winner=0, cube=1, result="single", user=user)
         with pytest.raises(PermissionDenied):
             match_walkover(match=match, winner=0, user=user)
+        with pytest.raises(PermissionDenied):
+            match_retire(match=match, side=0, user=user)
         with pytest.raises(PermissionDenied):
             entry_withdraw(entry=event.entries.first(), user=user)
         with pytest.raises(PermissionDenied):

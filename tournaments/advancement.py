@@ -123,6 +123,7 @@ def place_create(
         date=event.tournament.date,
         user=user,
         placed=True,
+        holland=event.holland,
     )
     place = Place.objects.create(
         match=match,

@@ -55,6 +55,11 @@ class EventForm(forms.Form):
     pools = forms.IntegerField(
         label=_("Round robin pools"), min_value=1, max_value=64, required=False
     )
+    holland = forms.BooleanField(
+        label=_("Holland rule (Galore 5.4)"),
+        required=False,
+        help_text=_("post-Crawford, the trailer may not double before their third turn"),
+    )
 
     def clean_lengths(self):
         return parse_lengths(self.cleaned_data["lengths"])

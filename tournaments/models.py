@@ -78,6 +78,11 @@ class Event(models.Model):
         _("cut to a knockout of"), null=True, blank=True, help_text=_("players; empty for none")
     )
     pools = models.PositiveSmallIntegerField(_("pools"), null=True, blank=True)
+    holland = models.BooleanField(
+        _("Holland rule"),
+        default=False,
+        help_text=_("post-Crawford, the trailer may not double before their third turn"),
+    )
     # a knockout cut from a Swiss is fed by it
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"

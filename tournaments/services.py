@@ -117,6 +117,7 @@ def event_create(
     cut: int | None = None,
     pools: int | None = None,
     parent: Event | None = None,
+    holland: bool = False,
     user: Any,
 ) -> Event:
     require(can_direct(user, tournament))
@@ -140,6 +141,7 @@ def event_create(
             cut=cut,
             pools=pools if format == Event.Format.ROUND_ROBIN else None,
             parent=parent,
+            holland=holland,
         )
         Round.objects.bulk_create(
             Round(event=event, number=n, length=length) for n, length in enumerate(lengths, 1)
@@ -157,6 +159,7 @@ def event_create(
                 "swiss_rounds": event.swiss_rounds,
                 "cut": cut,
                 "pools": event.pools,
+                "holland": holland,
             },
         )
     return event
@@ -684,6 +687,7 @@ def event_cut(*, event: Event, user: Any) -> Event:
             lengths=later,
             seeding=Event.Seeding.STANDINGS,
             parent=locked,
+            holland=locked.holland,
             user=user,
         )
         withdrawn = set(

@@ -57,7 +57,7 @@ class BoardState:
 def board_context(*, match: Match, number: int) -> GameContext:
     """The score before game ``number`` and whether it is the Crawford game, from the sheet."""
     sheet = match_score_sheet(match=match)
-    rules = MatchRules(match.length)
+    rules = MatchRules(match.length, holland=match.holland)
     if number <= len(sheet.rows):
         row = sheet.rows[number - 1]
         return GameContext(
