@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0006_bye_reason_code_only'),
+        ("tournaments", "0006_bye_reason_code_only"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='holland',
-            field=models.BooleanField(default=False, help_text='post-Crawford, the trailer may not double before their third turn', verbose_name='Holland rule'),
+            model_name="event",
+            name="holland",
+            field=models.BooleanField(
+                default=False,
+                help_text="post-Crawford, the trailer may not double before their third turn",
+                verbose_name="Holland rule",
+            ),
         ),
     ]
