@@ -194,23 +194,30 @@ def game_edit(request, pk: int, number: int):
     )
 
 
+def _form_write(request, found, form, service, done: str, slot: str):
+    """A match form's write: the service on the form's data, then the match page, or the
+    form again with the refusal in words (400), or the sheet changed by someone else."""
+    if form.is_valid():
+        try:
+            service(match=found, user=request.user, **form.cleaned_data)
+        except SheetChanged as changed:
+            return _changed(request, found.pk, changed)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, done)
+            return redirect(found)
+    return _page(request, found, status=400, **{slot: form})
+
+
 @sign_in_required
 @require_POST
 def final_score(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = FinalScoreForm(request.POST)
-    if form.is_valid():
-        try:
-            match_record_final_score(match=found, user=request.user, **form.cleaned_data)
-        except SheetChanged as changed:
-            return _changed(request, pk, changed)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("The final score is recorded."))
-            return redirect(found)
-    return _page(request, found, status=400, final_form=form)
+    done = _("The final score is recorded.")
+    return _form_write(request, found, form, match_record_final_score, done, "final_form")
 
 
 @sign_in_required
@@ -247,17 +254,8 @@ def walkover(request, pk: int):
                 ),
             ),
         )
-    if form.is_valid():
-        try:
-            match_walkover(match=found, user=request.user, **form.cleaned_data)
-        except SheetChanged as changed:
-            return _changed(request, pk, changed)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("The walkover is recorded."))
-            return redirect(found)
-    return _page(request, found, status=400, walkover_form=form)
+    done = _("The walkover is recorded.")
+    return _form_write(request, found, form, match_walkover, done, "walkover_form")
 
 
 @sign_in_required
@@ -297,17 +295,8 @@ def retire(request, pk: int):
                 ),
             ),
         )
-    if form.is_valid():
-        try:
-            match_retire(match=found, user=request.user, **form.cleaned_data)
-        except SheetChanged as changed:
-            return _changed(request, pk, changed)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("The retirement is recorded."))
-            return redirect(found)
-    return _page(request, found, status=400, retire_form=form)
+    done = _("The retirement is recorded.")
+    return _form_write(request, found, form, match_retire, done, "retire_form")
 
 
 @sign_in_required
