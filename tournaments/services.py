@@ -218,14 +218,19 @@ def _entry_audit(entry: Entry, user: Any, code: str, before: str | None = None) 
     )
 
 
+def _locked_entry(entry: Entry) -> Entry:
+    """The entry read again under a row lock, with what its services check."""
+    return (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("event__tournament", "player")
+        .get(pk=entry.pk)
+    )
+
+
 def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
-        locked = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("event__tournament", "player")
-            .get(pk=entry.pk)
-        )
+        locked = _locked_entry(entry)
         if locked.status == Entry.Status.WITHDRAWN:
             raise ValidationError(_("%(player)s has withdrawn.") % {"player": locked.player.name})
         if locked.event.drawn:
@@ -244,11 +249,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     match with the player gets a walkover, and later matches are walkovers as they come."""
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
-        locked = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("event__tournament", "player")
-            .get(pk=entry.pk)
-        )
+        locked = _locked_entry(entry)
         if locked.status == Entry.Status.WITHDRAWN:
             return locked
         waiting = player_withdrawn_matches(event=locked.event, player=locked.player)
@@ -276,11 +277,7 @@ def entry_check_in_undo(*, entry: Entry, user: Any) -> Entry:
     """A player checked in by mistake is registered again; only before the draw."""
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
-        locked = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("event__tournament", "player")
-            .get(pk=entry.pk)
-        )
+        locked = _locked_entry(entry)
         if locked.event.drawn:
             raise ValidationError(
                 _(
@@ -328,11 +325,7 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
     rules 4.10), and in a Swiss once a round has been paired without the player."""
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
-        locked = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("event__tournament", "player")
-            .get(pk=entry.pk)
-        )
+        locked = _locked_entry(entry)
         name = locked.player.name
         if locked.status != Entry.Status.WITHDRAWN:
             raise ValidationError(_("%(player)s has not withdrawn.") % {"player": name})
