@@ -135,7 +135,7 @@ def mat_read(*, text: str) -> MatchRecord:
 class ImportPlan:
     """What an import would do: the replay, and which column is which player."""
 
-    replay: Replay  # kept: no engine logs unless asked, and the problems the pages list
+    replay: Replay  # kept with the problems the pages list
     swapped: bool  # the file's left column is the match's player B
     by_name: bool  # the players were matched by name (else the director chose)
     problem_count: int  # all the log's problems
@@ -155,13 +155,11 @@ def mat_import_plan(
     match: Match,
     text: str,
     left: int | None = None,
-    logs: bool = False,
     capped: bool = True,
 ) -> ImportPlan:
     """Replay a file for a match; the columns go to the players by name, or as ``left`` says.
 
-    The same text is replayed once (:func:`_kept`). ``logs``: each game's engine log too
-    (an import stores them; the pages do not show them). ``capped``: refuse a text over
+    The same text is replayed once (:func:`_kept`). ``capped``: refuse a text over
     the site's limit, as for anything uploaded (a dispute's own text was, when opened).
     """
     if capped and len(text) > settings.MATCH_FILE_MAX_BYTES:  # characters: never more than bytes
@@ -186,32 +184,15 @@ def mat_import_plan(
     left, by_name = _left_column(match, players, left)
     swapped = left == 1
     games_key = f"{head_key}:{'BA' if swapped else 'AB'}"
-    logs_key = f"{games_key}:logs"
-    kept = _kept([games_key, logs_key] if logs else [games_key])
-    replay, problem_count = kept.get(games_key, (None, 0))
-    if replay is not None and logs:
-        game_logs = kept.get(logs_key)
-        if game_logs is None or len(game_logs) != len(replay.games):
-            replay = None
-        else:
-            games_with_logs = zip(replay.games, game_logs, strict=True)
-            replay = replace(replay, games=tuple(replace(g, log=x) for g, x in games_with_logs))
+    replay, problem_count = _kept([games_key]).get(games_key, (None, 0))
     if replay is None:
         if record is None:
             record = mat_read(text=text)
         replay = replay_match(_swapped(record) if swapped else record)
         problem_count = len(replay.problems)
-        light = replace(
-            replay,
-            games=tuple(replace(game, log=()) for game in replay.games),
-            problems=replay.problems[:PROBLEMS_SHOWN],
-        )
-        _keep(
-            {
-                games_key: (light, problem_count),
-                logs_key: tuple(game.log for game in replay.games),
-            }
-        )
+        # the games' logs are not kept: each is made again from its entries when asked for
+        light = replace(replay, problems=replay.problems[:PROBLEMS_SHOWN])
+        _keep({games_key: (light, problem_count)})
     return ImportPlan(replay=replay, swapped=swapped, by_name=by_name, problem_count=problem_count)
 
 
@@ -259,7 +240,7 @@ def _keep(values: dict) -> None:
 def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:
     """Bring a match played elsewhere into the site: its games, their logs, the score."""
     require(can_change_match(user, match))
-    plan = mat_import_plan(match=match, text=text, left=left, logs=True)
+    plan = mat_import_plan(match=match, text=text, left=left)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.games.exists() or locked.board_games.exists():

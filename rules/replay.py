@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .dice import EnteredDice
@@ -166,7 +166,13 @@ class CubeAction:
 
 @dataclass(frozen=True, slots=True)
 class ReplayedGame:
-    """One game as the rules make it."""
+    """One game as the rules make it.
+
+    The engine's log and the cells to write are made again from the file's entries
+    when asked for (:attr:`log`, :attr:`cells`), not kept: a game's log holds a few
+    hundred objects, and a long session's file has thousands of games, of which a
+    page shows one.
+    """
 
     number: int
     line: int
@@ -175,9 +181,25 @@ class ReplayedGame:
     result: GameResult | None  # None: the log stops before the game ended
     cube: int
     cube_actions: tuple[CubeAction, ...]
-    log: tuple[Action, ...]  # the engine's log, up to where the board was known
     counted: bool  # False for a game after the match was over, or without a result
-    cells: tuple[Cell, ...]
+    # what the replay was made from, to make the log and cells again
+    record: GameRecord = field(repr=False)
+    context: GameContext = field(repr=False)
+    names: tuple[str, str] = field(repr=False)
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        """The engine's log, up to where the board was known."""
+        return tuple(self._again().game.log)
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The game's cells as the replay writes them (:meth:`Replay.to_mat`)."""
+        return tuple(self._again(cells=True).cells)
+
+    def _again(self, *, cells: bool = False) -> _GameReplay:
+        """The game replayed again from its entries; the problems were reported the first time."""
+        return _GameReplay(self.record, self.context, self.names, [], cells=cells).run()
 
     @property
     def winner(self) -> int | None:
@@ -380,7 +402,7 @@ def replay_match(record: MatchRecord) -> Replay:
                     ),
                 )
             )
-        replayed = _GameReplay(record_game, context, names, problems, length).run()
+        replayed = _GameReplay(record_game, context, names, problems).run()
         if replayed.result is None:
             counted = False
         if counted and replayed.result is not None:
@@ -397,9 +419,10 @@ def replay_match(record: MatchRecord) -> Replay:
                 result=replayed.result,
                 cube=replayed.cube,
                 cube_actions=tuple(replayed.cube_actions),
-                log=tuple(replayed.game.log),
                 counted=counted,
-                cells=tuple(replayed.cells),
+                record=record_game,
+                context=context,
+                names=names,
             )
         )
         if counted and match is not None and replayed.claims_match and not match.over:
@@ -505,15 +528,18 @@ class _GameReplay:
         context: GameContext,
         names: tuple[str, str],
         problems: list[Problem],
-        length: int,
+        *,
+        cells: bool = False,
     ) -> None:
         self.record = record
         self.context = context
         self.names = names
         self.problems = problems
-        self.length = length
+        self.length = context.length
         self.number = context.number
         self.game = Game(context, dice=EnteredDice())
+        # the cells to write, made only when asked for: a play's cell costs its steps
+        self.writes = cells
         self.cells: list[Cell] = []
         self.cube_actions: list[CubeAction] = []
         self.unknown = False  # the board is no longer known: entries are taken as written
@@ -652,7 +678,8 @@ class _GameReplay:
             # a forced move: servers play it themselves and write the roll alone
             forced = game.legal_plays[0]
             game.play(forced)
-            self.cells.append(Cell(player, roll_cell(dice, _moves(game.log[-1]))))
+            if self.writes:
+                self.cells.append(Cell(player, roll_cell(dice, _moves(game.log[-1]))))
             return
         if not written:
             # '???', or no play where one was due: programs write that for a player who
@@ -716,7 +743,7 @@ class _GameReplay:
                 )
             self.problem(entry, kind, illegal)
             self.cells.append(Cell(player, f"{dice[0]}{dice[1]}: {_jellyfish(written)}"))
-        else:
+        elif self.writes:
             cell = roll_cell(dice, _moves(game.log[-1]))
             # the file's own text when it says the same: a long log keeps one copy
             self.cells.append(Cell(player, entry.text if cell == entry.text else cell))
