@@ -57,9 +57,23 @@ class Entry:
     kind: EntryKind
     text: str  # the cell as written, for messages
     dice: tuple[int, int] | None = None  # for ROLL, in the order written
-    play: str | None = None  # for ROLL: the moves as written, "" for none, None for "???"
     value: int | None = None  # the cube offered (DOUBLE, BEAVER) or the points (WIN, LOSS)
     match: bool = False  # "and the match" on a WIN
+
+    @property
+    def play(self) -> str | None:
+        """For ROLL: the moves as written, "" for none, None for "???".
+
+        Read from the text when asked: a long log has hundreds of thousands of rolls.
+        """
+        if self.kind is not EntryKind.ROLL:
+            return None
+        written = self.text[3:].strip()  # a roll's cell is "64:" and the moves
+        if written in _UNKNOWN:
+            return None
+        if written.lower() in _CANNOT:
+            return ""
+        return written
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +149,6 @@ _CELL = re.compile(
     r"(?:[1-6][1-6]:|(?:Doubles|Takes|Drops|Beavers|Wins|Resigns|Losses|Loses)\b)",
     re.IGNORECASE,
 )
-_ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _DOUBLE = re.compile(r"^Doubles(?:\s*=>\s*(\d{1,5}))?$", re.IGNORECASE)
 _BEAVER = re.compile(r"^Beavers(?:\s*=>\s*(\d{1,5}))?$", re.IGNORECASE)
 _WIN = re.compile(r"^Wins\s+(\d{1,5})\s+points?(\s+and\s+the\s+match)?\.?$", re.IGNORECASE)
@@ -358,17 +371,9 @@ _DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 
 
 def _entry(cell: str, line: int, player: int) -> Entry:
-    roll = _ROLL.match(cell)
-    if roll:
-        dice = _DICE[roll.group(1) + roll.group(2)]
-        written = roll.group(3).strip()
-        if written in _UNKNOWN:
-            play = None
-        elif written.lower() in _CANNOT:
-            play = ""
-        else:
-            play = written
-        return Entry(line, player, EntryKind.ROLL, cell, dice=dice, play=play)
+    dice = _DICE.get(cell[:2]) if cell[2:3] == ":" else None  # a roll: "64: 24/18 13/9"
+    if dice is not None:
+        return Entry(line, player, EntryKind.ROLL, cell, dice=dice)
     for pattern, kind in (
         (_DOUBLE, EntryKind.DOUBLE),
         (_BEAVER, EntryKind.BEAVER),
