@@ -345,7 +345,7 @@ def match_dice(request, pk: int):
 
 @require_GET
 def game_log(request, pk: int, number: int):
-    """Every action of a game played on the board (or imported), the board after each."""
+    """A game played on the board (or imported): its actions, and the board after one of them."""
     found = get_object_or_404(match_list(), pk=pk)
     board_game = (
         BoardGame.objects.select_related("match__player_a", "match__player_b")
@@ -354,8 +354,10 @@ def game_log(request, pk: int, number: int):
     )
     if board_game is None and not found.games.filter(number=number).exists():
         raise Http404
-    lines = board_game_log(board_game=board_game) if board_game else []
-    context = {"match": found, "number": number, "board_game": board_game, "lines": lines}
+    at = request.GET.get("at", "")
+    shown = int(at) if at.isdigit() else None  # anything else: the last action
+    log = board_game_log(board_game=board_game, at=shown) if board_game else None
+    context = {"match": found, "number": number, "board_game": board_game, "log": log}
     return render(request, "game_log.html", context)
 
 

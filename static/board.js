@@ -65,6 +65,22 @@
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("input.copy")) { event.target.select(); }
   });
+  // The game log: the arrow keys step through the actions, as its Previous and Next links do.
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || !document.getElementById("shown")) { return; }
+    if (event.target.closest && event.target.closest("input, select, textarea")) { return; }
+    var rel = {ArrowLeft: "prev", ArrowRight: "next"}[event.key];
+    var link = rel && document.querySelector("#shown a[rel=" + rel + "]");
+    if (link) { event.preventDefault(); window.location.assign(link.href); }
+  });
+  // ...and the list of actions, where it scrolls beside the board, shows the one on it.
+  document.addEventListener("DOMContentLoaded", function () {
+    var list = document.getElementById("log");
+    var current = list && list.querySelector("[aria-current]");
+    if (!current || list.scrollHeight <= list.clientHeight) { return; }
+    var offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += offset - list.clientHeight / 2;
+  });
   // Another device may act: look for a newer board every few seconds.
   setInterval(function () {
     var board = area();

@@ -1,4 +1,9 @@
-"""A board game's log as a page shows it: every action with the board right after it."""
+"""A board game's log as a page shows it: the list of actions, and one board at a time.
+
+A 25-point match's game has a few hundred actions; drawing the board after each made a
+page 25,000 pixels tall that took seconds. The page lists every action and draws the
+board after the one chosen (``?at=N``, the last by default), with previous and next.
+"""
 
 from __future__ import annotations
 
@@ -15,47 +20,65 @@ from .service import board_state
 
 @dataclass(frozen=True)
 class LogLine:
-    """One action of a game's log, with the board right after it."""
+    """One action of a game's log."""
 
     number: int
     player: str
     act: str
     action: Action
-    drawing: Drawing
-    on_roll: str  # whose pip count comes first
-    other: str
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A game's actions and the one shown, with the board right after it."""
+
+    lines: tuple[LogLine, ...]
+    shown: LogLine | None  # None when nothing has been played yet
+    drawing: Drawing | None
+    on_roll: str = ""  # whose pip count comes first on the shown board
+    other: str = ""
 
     @property
-    def prefix(self) -> str:
-        """Keeps each board's SVG title id unique on the page."""
-        return f"a{self.number}-"
+    def previous(self) -> int | None:
+        """The number of the action before the one shown, if any."""
+        if self.shown is None or self.shown.number == 1:
+            return None
+        return self.shown.number - 1
+
+    @property
+    def next(self) -> int | None:
+        if self.shown is None or self.shown.number == len(self.lines):
+            return None
+        return self.shown.number + 1
 
     @property
     def pips(self) -> tuple[int, int] | None:
-        return self.action.position.pips if self.action.position else None
+        position = self.shown.action.position if self.shown else None
+        return position.pips if position else None
 
 
-def board_game_log(*, board_game: BoardGame) -> list[LogLine]:
-    """Every action of a board game with the board after it, its Position ID and Match ID."""
+def board_game_log(*, board_game: BoardGame, at: int | None = None) -> GameLog:
+    """The game's actions, and the board after action ``at`` (the last when None or past it)."""
     match = board_game.match
     names = (str(match.player_a), str(match.player_b))
-    state = board_state(board_game=board_game)
-    lines = []
-    for number, action in enumerate(state.game.log, start=1):
-        drawing = board_drawing(state=action.state, position=action.position, names=names)
-        on_roll = action.state.player_on_roll
-        lines.append(
-            LogLine(
-                number,
-                names[action.player],
-                str(ACT_LABELS[action.act]),
-                action,
-                drawing,
-                names[on_roll],
-                names[1 - on_roll],
-            )
-        )
-    return lines
+    log = board_state(board_game=board_game).game.log
+    lines = tuple(
+        LogLine(number, names[action.player], str(ACT_LABELS[action.act]), action)
+        for number, action in enumerate(log, start=1)
+    )
+    if not lines:
+        return GameLog(lines=(), shown=None, drawing=None)
+    shown = lines[min(max(at or len(lines), 1), len(lines)) - 1]
+    action = shown.action
+    assert action.state is not None and action.position is not None  # every action logs both
+    on_roll = action.state.player_on_roll
+    return GameLog(
+        lines=lines,
+        shown=shown,
+        drawing=board_drawing(state=action.state, position=action.position, names=names),
+        on_roll=names[on_roll],
+        other=names[1 - on_roll],
+    )
 
 
 ACT_LABELS = {

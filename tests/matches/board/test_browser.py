@@ -86,8 +86,8 @@ def test_a_whole_game_by_clicks_with_a_double_and_a_take(tablet, site, match5):
     assert page.locator("#score").inner_text() == sheet.leader_text  # the match page agrees
     page.get_by_role("link", name="game 1").click()
     page.wait_for_url("**/games/1/log/")  # loaded: rows counted while it streams in are too few
-    assert page.locator("#log tbody tr").count() > 20
-    assert page.locator("#log .match-id").first.input_value()
+    assert page.locator("#log li").count() > 20
+    assert page.locator("#shown .match-id").input_value()
 
 
 def test_an_imported_file_s_illegal_line_is_flagged_at_that_line(tablet, site, anna, bruno):
@@ -386,23 +386,37 @@ def test_the_typed_dice_form_is_for_a_director_unless_allowed(
     assert player.locator("#board-area a.target").count() > 0
 
 
-def test_the_game_log_draws_every_board(sign_in, site, lang, td, match5):
+def test_the_game_log_steps_through_one_board_with_the_arrow_keys(sign_in, site, lang, td, match5):
     opened(match5, td)
     act(match5, td, "play", play="8/5 6/5")
     act(match5, td, "double")
     page = sign_in("td", "td-password-1")
     page.goto(f"{site.url}/matches/{match5.pk}/games/1/log/")
-    boards = page.locator("#log svg.board")
-    assert boards.count() == 3
-    for index in range(3):
-        board = seen(page, f"#log tbody tr:nth-child({index + 1}) svg.board")
+    assert page.locator("svg.board").count() == 1 and page.locator("#log li").count() == 3
+    ids = []
+    for number in (3, 2, 1):  # the last action first, then back with the left arrow key
+        board = seen(page, "#shown svg.board")
         assert len(board["checkers"]) == 30
         assert all(inside(c, board["board"]) for c in board["checkers"])
         assert sorted((n["text"] for n in board["numbers"]), key=int) == [
             str(n) for n in range(1, 25)
         ]
-    position = page.locator("#log .position-id").first
+        assert page.locator("#log li").nth(number - 1).locator("[aria-current]").count() == 1
+        ids.append(page.locator("#shown .position-id").input_value())
+        if number > 1:
+            with page.expect_navigation():
+                page.keyboard.press("ArrowLeft")
+    assert ids[0] == ids[1] != ids[2]  # a double moves no checker; the play did
+    with page.expect_navigation():
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#log li").nth(1).locator("[aria-current]").count() == 1
+    page.locator("#log li").nth(2).get_by_role("link").click()  # an action of the list
+    page.wait_for_url("**?at=3#shown")
+    position = page.locator("#shown .position-id")
+    assert position.input_value() == ids[0]
     position.focus()  # the ID is selected for copying, without an inline handler
     selected = "el => el.value.substring(el.selectionStart, el.selectionEnd)"
     assert position.evaluate(selected) == position.input_value()
+    page.keyboard.press("ArrowLeft")  # in the ID's box the arrow moves the caret, not the page
+    assert page.url.endswith("?at=3#shown")
     assert page.refused_styles == []

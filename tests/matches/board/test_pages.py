@@ -102,12 +102,22 @@ def test_the_game_log_gives_every_action_with_gnubg_ids(director_client, started
     post(director_client, started, "play", play="8/5 6/5")
     post(director_client, started, "double")
     post(director_client, started, "drop")
-    page = director_client.get(reverse("game_log", args=[started.pk, 1])).content.decode()
     state = board_state(board_game=BoardGame.objects.get(match=started))
-    for action in state.game.log:
+    url = reverse("game_log", args=[started.pk, 1])
+    assert len(state.game.log) == 4
+    for number, action in enumerate(state.game.log, start=1):
+        page = director_client.get(url, {"at": number}).content.decode()
         assert f'value="{action.position_id}"' in page and f'value="{action.match_id}"' in page
-    assert page.count("<svg") == len(state.game.log) == 4
-    assert "Bruno Bianchi 167, Anna Rossi 163" in page  # after 8/5 6/5, Bruno on roll
+        assert page.count("<svg") == 1 and page.count('<li id="action-') == 4
+        assert (f'href="?at={number - 1}#shown"' in page) == (number > 1)  # previous
+        assert (f'href="?at={number + 1}#shown"' in page) == (number < 4)  # next
+        if number == 2:
+            assert "Bruno Bianchi 167, Anna Rossi 163" in page  # after 8/5 6/5, Bruno on roll
+    last = director_client.get(url).content.decode()  # no action asked for: the last one
+    assert f'value="{state.game.log[-1].match_id}"' in last and "Action 4 of 4" in last
+    for wrong in ("0", "99", "x"):
+        page = director_client.get(url, {"at": wrong})
+        assert page.status_code == 200 and "Action" in page.content.decode()
 
 
 def test_the_match_downloads_as_a_mat_file(director_client, started):
