@@ -165,7 +165,7 @@ class BoardActionForm(forms.Form):
             data.get("source") is None or data.get("destination") is None
         ):
             raise forms.ValidationError(_("Choose a checker, then where it goes."))
-        if data.get("action") == "play" and not data.get("play", "").strip():
+        if data.get("action") in ("type", "play") and not data.get("play", "").strip():
             raise forms.ValidationError(_("Type the play, e.g. 8/5 6/5."))
         return data
 

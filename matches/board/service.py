@@ -25,6 +25,7 @@ from rules.errors import RulesError
 from rules.game import Act, Action, Game, Phase
 from rules.match import GameContext, MatchRules
 from rules.matchid import Resignation
+from rules.notation import resolve_play
 from rules.turn import Turn
 
 from ..models import BoardAction, BoardGame, Match
@@ -209,6 +210,9 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
                         _("The play is not complete: move the rest of the roll first.")
                     )
                 game.play(turn.play)
+        elif action == "type":
+            assert state.turn is not None  # the phase is MOVE: checked above
+            pending = _typed(state.turn, play)
         elif action == "play":
             game.play(play)
         elif action == "resign":
@@ -223,7 +227,7 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
             }[action]()
     except RulesError as error:
         raise ValidationError(sentence(error)) from error
-    if action not in ("move", "undo"):
+    if action not in ("move", "undo", "type"):
         pending = ()
     _save(board_game, game.log[logged:], logged, user)
     board_game.pending = " ".join(f"{s}:{d}" for s, d in pending)
@@ -239,13 +243,25 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
     return pending
 
 
+def _typed(turn: Turn, play: str | None) -> tuple[tuple[int, int], ...]:
+    """A typed play's checker moves, made on the board as if clicked: they wait for the
+    player's confirmation like clicked ones, since a play is final only once confirmed."""
+    chosen = resolve_play(turn.position, turn.dice, play or "", plays=turn.plays)
+    typed = Turn.begin(turn.position, turn.dice, turn.plays)  # the moves clicked so far go
+    for step in chosen.steps if chosen else ():
+        typed = typed.move(step.source, step.destination)
+    return typed.moves
+
+
 def board_waiting(game: Game, match: Match) -> str:
     """What the board waits for, with the players' names."""
     name = str(match.player(game.acting))
     if game.phase is Phase.OPENING:
         return _("the game waits for the opening roll.")
     if game.phase is Phase.ROLL:
-        return _("%(name)s is to double or roll.") % {"name": name}
+        if game.double_refusal() is None:
+            return _("%(name)s is to double or roll.") % {"name": name}
+        return _("%(name)s is to roll.") % {"name": name}  # the Crawford game, the cube's owner
     if game.phase is Phase.MOVE and game.dice:
         return _("%(name)s is to play %(a)s-%(b)s.") % {
             "name": name,
@@ -265,7 +281,8 @@ ACTS = {  # the board's actions, and the engine act each one is
     "move": Act.PLAY,
     "undo": Act.PLAY,
     "confirm": Act.PLAY,
-    "play": Act.PLAY,
+    "type": Act.PLAY,  # a play typed in notation: its moves shown, to confirm
+    "play": Act.PLAY,  # a play made at once (scripts, tests)
     "double": Act.DOUBLE,
     "take": Act.TAKE,
     "drop": Act.DROP,

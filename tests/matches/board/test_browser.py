@@ -317,6 +317,27 @@ def test_a_play_by_clicks_draws_and_moves_the_checkers(sign_in, site, lang, td, 
     assert page.refused_styles == []
 
 
+def test_a_typed_play_is_shown_on_the_board_then_confirmed(sign_in, site, lang, td, match5):
+    opened(match5, td)  # Anna to play 3-1
+    page = sign_in("td", "td-password-1")
+    page.goto(f"{site.url}/matches/{match5.pk}/board/")
+    page.locator("#typed-play").fill("8/5 6/5")
+    click(page, page.locator("#typed-play ~ button"))
+    assert pips(page) == "Anna Rossi: 163"  # the checkers moved, the play not yet made
+    assert page.locator("#pending").text_content().endswith("8/5 6/5")
+    click(page, page.locator('#board-area button[value="undo"]'))
+    assert pips(page) == "Anna Rossi: 164"  # 6/5 taken back
+    page.locator("#typed-play").fill("13/10")  # the rules refuse it, in the page's language
+    click(page, page.locator("#typed-play ~ button"))
+    assert "WBF 17" in page.locator("#board-error").text_content()
+    assert pips(page) == "Anna Rossi: 164"  # nothing changed
+    page.locator("#typed-play").fill("8/5 6/5")
+    click(page, page.locator("#typed-play ~ button"))
+    click(page, page.locator('#board-area button[value="confirm"]'))
+    assert pips(page) == "Bruno Bianchi: 167"  # Bruno on roll
+    assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+
+
 def test_the_targets_work_without_javascript(sign_in, site, lang, td, match5):
     """The SVG link is a plain link, the button in its foreignObject submits #board-move."""
     opened(match5, td)

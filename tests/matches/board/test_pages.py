@@ -55,6 +55,34 @@ def test_a_play_by_clicks_without_javascript(director_client, started):
     assert state.game.log[-1].play == "8/5 6/5" and state.game.turn == 1
 
 
+def test_a_typed_play_waits_for_confirmation_like_a_clicked_one(director_client, started):
+    post(director_client, started, "opening", die1=6, die2=4)
+    post(director_client, started, "move", source=24, destination=18)  # a click, then typing
+    assert post(director_client, started, "type", play="8/2 6/2").status_code == 302
+    page = director_client.get(reverse("board", args=[started.pk])).content.decode()
+    assert "Moved so far: 8/2 6/2" in page and "Confirm the play" in page  # the click is gone
+    state = board_state(board_game=BoardGame.objects.get(match=started))
+    assert state.game.turn == 0 and state.game.log[-1].act.value == "opening roll"  # not yet
+    post(director_client, started, "undo")
+    page = director_client.get(reverse("board", args=[started.pk])).content.decode()
+    assert "Moved so far: 8/2" in page and "Confirm the play" not in page
+    post(director_client, started, "move", source=6, destination=2)  # taken back, made again
+    assert post(director_client, started, "confirm").status_code == 302
+    state = board_state(board_game=BoardGame.objects.get(match=started))
+    assert state.game.log[-1].play == "8/2 6/2" and state.game.turn == 1
+
+
+def test_a_typed_play_the_rules_forbid_is_refused_with_the_rule(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    response = post(director_client, started, "type", play="13/10")  # the 1 left unplayed
+    assert response.status_code == 400
+    assert "Both dice can be played, so both must be (WBF 17)." in response.content.decode()
+    response = post(director_client, started, "type", play="  ")
+    assert response.status_code == 400 and "Type the play" in response.content.decode()
+    state = board_state(board_game=BoardGame.objects.get(match=started))
+    assert state.turn.moves == () and state.game.log[-1].act.value == "opening roll"
+
+
 def test_a_stale_board_is_refused_with_the_board_as_it_is(director_client, started):
     post(director_client, started, "opening", die1=3, die2=1)
     board_game = BoardGame.objects.get(match=started)
@@ -87,6 +115,16 @@ def test_the_board_shows_the_crawford_game_and_offers_no_double(director_client,
     page = director_client.get(reverse("board", args=[match5.pk])).content.decode()
     assert "Crawford game: no doubling (WBF 24)" in page
     assert 'value="roll"' in page and 'value="double"' not in page
+    assert "Bruno Bianchi is to roll." in page and "to double or roll" not in page
+
+
+def test_the_cube_s_owner_s_opponent_is_only_to_roll(director_client, started):
+    post(director_client, started, "opening", die1=3, die2=1)
+    post(director_client, started, "play", play="8/5 6/5")
+    post(director_client, started, "double")  # Bruno doubles...
+    post(director_client, started, "take")  # ...Anna owns the cube; Bruno rolls
+    page = director_client.get(reverse("board", args=[started.pk])).content.decode()
+    assert 'value="double"' not in page and "Bruno Bianchi is to roll." in page
 
 
 def test_a_visitor_sees_the_board_but_no_buttons(started, director_client):
