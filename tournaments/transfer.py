@@ -187,6 +187,7 @@ def _event_out(event, entries, byes, player_key, event_key) -> dict[str, Any]:
         "swiss_rounds": event.swiss_rounds,
         "cut": event.cut,
         "pools": event.pools,
+        "holland": event.holland,
         "parent": event_key.get(event.parent_id) if event.parent_id else None,
         "draw_seed": event.draw_seed,
         "drawn_at": _time(event.drawn_at),
@@ -231,8 +232,10 @@ def _match_out(match: Match, player_key, event_key, match_key, dispute_key) -> d
         "status": match.status,
         "final_score": final,
         "walkover_winner": match.walkover_winner,
+        "retired": match.retired,
         "finished_at": _time(match.finished_at),
         "physical_dice": match.physical_dice,
+        "holland": match.holland,
         "games": [
             {
                 "number": g.number,
@@ -453,6 +456,10 @@ class _Part:
             _wrong(where, _("true or false"))
         return value
 
+    def optional_flag(self, name: str) -> bool:
+        """A flag a file written before it existed leaves out: false then."""
+        return name in self.value and self.flag(name)
+
     def choice(self, name: str, choices: Iterable[str]) -> str:
         value, where = self._get(name)
         allowed = list(choices)
@@ -578,6 +585,7 @@ class EventIn:
     entries: list[EntryIn]
     byes: list[ByeIn]
     matches: list[MatchIn] = field(default_factory=list)
+    holland: bool = False
 
     @property
     def format_label(self) -> str:
@@ -664,6 +672,8 @@ class MatchIn:
     disputes: list[DisputeIn]
     label: str = ""  # how refusals name it: event, round, players
     winner: int | None = None  # as the rules derive it
+    retired: int | None = None  # the player who retired (a final score after games)
+    holland: bool = False
 
 
 @dataclass
@@ -758,6 +768,7 @@ def _read_event(part: _Part) -> EventIn:
         swiss_rounds=part.optional_integer("swiss_rounds", 1, SMALL),
         cut=part.optional_integer("cut", 2, SMALL),
         pools=part.optional_integer("pools", 1, SMALL),
+        holland=part.optional_flag("holland"),
         parent=part.optional_text("parent", 40),
         draw_seed=part.optional_integer("draw_seed", -BIG - 1, BIG),
         drawn_at=part.optional_time("drawn_at"),
@@ -798,8 +809,10 @@ def _read_match(part: _Part) -> MatchIn:
         status=part.choice("status", Match.Status.values),
         final_score=part.pair("final_score", SMALL),
         walkover_winner=part.optional_integer("walkover_winner", 0, 1),
+        retired=part.optional_integer("retired", 0, 1) if "retired" in part.value else None,
         finished_at=part.optional_time("finished_at"),
         physical_dice=part.flag("physical_dice"),
+        holland=part.optional_flag("holland"),
         games=[
             GameIn(
                 number=game.integer("number", 1, SMALL),
@@ -1000,7 +1013,9 @@ def _check_match(match: MatchIn, event: EventIn, players: dict[str, PlayerIn]) -
         _refuse(match, _("its games are not numbered 1, 2, 3 and so on."))
     status = Match.Status
     final, walkover = match.final_score, match.walkover_winner
-    if sum(bool(x) for x in (match.games, final is not None, walkover is not None)) > 1:
+    retired = match.retired is not None  # then games, and the final score they lead to
+    played = bool(match.games) and not retired
+    if sum(bool(x) for x in (played, final is not None, walkover is not None)) > 1:
         _refuse(
             match,
             _("a result is its games, only a final score, or a walkover: never two of them."),
@@ -1009,10 +1024,12 @@ def _check_match(match: MatchIn, event: EventIn, players: dict[str, PlayerIn]) -
         _refuse(match, _("a walkover needs its winner, and only a walkover has one."))
     if (match.status == status.FINISHED) != (match.finished_at is not None):
         _refuse(match, _("a finished match has the time it finished, and only a finished one."))
-    if match.board_games and (final is not None or walkover is not None):
+    if match.board_games and not retired and (final is not None or walkover is not None):
         _refuse(match, _("only a match played game by game has games on the board."))
     derived = RulesMatch(match.length)
-    if match.games:
+    if retired:
+        derived = _retirement_checked(match)
+    elif match.games:
         derived = _games_checked(match)
         expected = status.FINISHED if derived.over else status.IN_PLAY
         if match.status != expected:
@@ -1045,6 +1062,28 @@ def _check_match(match: MatchIn, event: EventIn, players: dict[str, PlayerIn]) -
         _board_checked(match, derived, board)
     for number, dispute in enumerate(match.disputes, 1):
         _dispute_checked(match, players, number, dispute)
+
+
+def _retirement_checked(match: MatchIn) -> RulesMatch:
+    """A retirement: the games played, then the opponent at the match length (a retirement
+    loses the match), the retiring player at the score the games gave them."""
+    assert match.retired is not None
+    derived = _games_checked(match) if match.games else RulesMatch(match.length)
+    score = list(derived.score)
+    score[1 - match.retired] = match.length
+    if derived.over or match.final_score != (score[0], score[1]):
+        _refuse(
+            match,
+            _(
+                "after a retirement the final score is the games' score with the opponent at "
+                "the match length: %(a)s–%(b)s."
+            )
+            % {"a": score[0], "b": score[1]},
+        )
+    if match.status != Match.Status.FINISHED or match.walkover_winner is not None:
+        _refuse(match, _("its status does not follow from its result."))
+    match.winner = 1 - match.retired
+    return derived
 
 
 def _games_checked(match: MatchIn) -> RulesMatch:
@@ -1409,6 +1448,7 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
             swiss_rounds=event.swiss_rounds,
             cut=event.cut,
             pools=event.pools,
+            holland=event.holland,
             parent=events[event.parent] if event.parent else None,
             draw_seed=event.draw_seed,
             drawn_at=event.drawn_at,
@@ -1456,8 +1496,10 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
             final_score_a=m.final_score[0] if m.final_score else None,
             final_score_b=m.final_score[1] if m.final_score else None,
             walkover_winner=m.walkover_winner,
+            retired=m.retired,
             finished_at=m.finished_at,
             physical_dice=m.physical_dice,
+            holland=m.holland,
         )
         matches[m.key] = match
         places.append(

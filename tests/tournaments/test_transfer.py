@@ -30,7 +30,13 @@ from matches.board.service import board_game_act, board_game_start, board_state
 from matches.disputes import dispute_decide, dispute_open, dispute_sheets_set
 from matches.models import BoardAction, BoardGame, Dispute, Game, Match
 from matches.selectors import match_score_sheet
-from matches.services import game_correct, game_record, match_record_final_score, match_walkover
+from matches.services import (
+    game_correct,
+    game_record,
+    match_record_final_score,
+    match_retire,
+    match_walkover,
+)
 from tournaments.advancement import ratings_rederive
 from tournaments.models import Bye, Entry, Event, Place, RatingChange, Round, Tournament
 from tournaments.selectors import (
@@ -116,6 +122,15 @@ def _build_demo():
     third = Game.objects.get(match=second[1], number=3)
     game_correct(game=third, winner=0, cube=1, result="gammon", user=director)
 
+    # a consolation match: a game, then a retirement (the opponent wins the match)
+    retiring = consolation.order_by("id")[1]
+    _games(retiring, director, (1, 1, "single"))
+    match_retire(match=Match.objects.get(pk=retiring.pk), side=1, user=director)
+
+    # the Swiss is played under the Holland rule (Galore 5.4), its matches too
+    Event.objects.filter(pk=swiss.pk).update(holland=True)
+    Match.objects.filter(place__event=swiss).update(holland=True)
+
     # the Swiss: a withdrawal, so round 2 has a bye
     entry_withdraw(entry=swiss.entries.order_by("seed").last(), user=director)
     event_pair_next_round(event=swiss, user=director)
@@ -179,6 +194,8 @@ def test_the_demo_tournament_holds_every_kind_of_thing(document):
     assert any(m["walkover_winner"] is not None for m in matches)
     assert any(m["final_score"] for m in matches)
     assert any(len(m["games"]) == 3 for m in matches)
+    assert any(m["retired"] == 1 and m["games"] and m["final_score"] for m in matches)
+    assert any(e["holland"] for e in document["events"]) and any(m["holland"] for m in matches)
     boards = [b for m in matches for b in m["board_games"]]
     assert len(boards) == 2 and boards[1]["pending"] == "24:6"
     assert {a["act"] for b in boards for a in b["actions"]} >= {"opening roll", "double", "drop"}
@@ -478,6 +495,16 @@ def _final_score_too_high(document):
     match["final_score"] = [match["length"] + 2, 0]
 
 
+def _retirement_score_changed(document):
+    match = _match_with(document, lambda m: m["retired"] is not None)
+    match["final_score"] = [match["length"], match["length"] - 1]
+
+
+def _retirement_without_final_score(document):
+    match = _match_with(document, lambda m: m["retired"] is not None)
+    match["final_score"] = None
+
+
 def _missing_games(document):
     del _match_with(document, lambda m: m["games"])["games"]
 
@@ -493,6 +520,8 @@ def _missing_games(document):
         (_bracket_moved, "the matches do not follow from the draw and the results (at M2-2)"),
         (_unreadable_dispute, "dispute 1: "),
         (_final_score_too_high, "cannot be the final score of a 5-point match"),
+        (_retirement_score_changed, "after a retirement the final score is the games' score"),
+        (_retirement_without_final_score, "after a retirement the final score is the games"),
         (_missing_games, ".games is missing"),
     ],
 )
