@@ -53,6 +53,13 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def label(self) -> str:
+        """The name with the club and the id, to tell two players of the same name apart."""
+        if self.club:
+            return f"{self.name} ({self.club}, #{self.pk})"
+        return f"{self.name} (#{self.pk})"
+
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
 

@@ -3,6 +3,7 @@ from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy as _
 
+from club.forms import PlayerChoiceField
 from club.models import Player
 
 from .board.service import ACTS
@@ -14,8 +15,8 @@ RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
 
 
 class MatchForm(forms.Form):
-    player_a = forms.ModelChoiceField(Player.objects.all(), label=_("Player"))
-    player_b = forms.ModelChoiceField(Player.objects.all(), label=_("Opponent"))
+    player_a = PlayerChoiceField(Player.objects.all(), label=_("Player"))
+    player_b = PlayerChoiceField(Player.objects.all(), label=_("Opponent"))
     length = forms.IntegerField(
         label=_("Match length"), min_value=1, max_value=MAX_LENGTH, initial=5
     )

@@ -3,6 +3,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from club.forms import PlayerMultipleChoiceField
 from club.models import Player
 
 from .models import Event
@@ -66,7 +67,7 @@ class EventForm(forms.Form):
 
 
 class EntryForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(
+    players = PlayerMultipleChoiceField(
         Player.objects.none(),
         label=_("Players"),
         widget=forms.SelectMultiple(attrs={"size": 8}),
