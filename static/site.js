@@ -8,4 +8,11 @@
     var menu = event.target.closest("select[data-submit-on-change]");
     if (menu && menu.form) { menu.form.submit(); }
   });
+  // Print buttons (data-print): hidden without the script, which is what they need to print.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-print]").forEach(function (button) { button.hidden = false; });
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) { window.print(); }
+  });
 }());

@@ -349,6 +349,10 @@ AUDIT_SAMPLES = [
         None,
         None,
     ),
+    ("tables.set", {"count": 12}, {"tables": None}, {"tables": 12}),
+    ("tables.set", {"count": 0}, {"tables": 12}, {"tables": None}),
+    ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 7}, None, None),
+    ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 0}, None, None),
 ]
 
 

@@ -17,7 +17,7 @@ from club.models import AuditEntry, Player
 from club.policy import SYSTEM
 from matches.models import BoardAction, BoardGame, Dispute, Game, Match
 from matches.services import game_record
-from tournaments.models import Bye, Entry, Event, Place, Round, Tournament
+from tournaments.models import Bye, Entry, Event, Place, Round, Table, Tournament
 from tournaments.services import event_draw, tournament_create
 
 pytestmark = pytest.mark.django_db
@@ -99,6 +99,7 @@ MODELS = (
     Entry,
     Bye,
     Place,
+    Table,
     BoardGame,
     BoardAction,
     Dispute,
@@ -111,7 +112,8 @@ def snapshot():
         list(Entry.objects.order_by("pk").values_list("status", "seed")),
         list(Event.objects.order_by("pk").values_list("drawn_at", flat=True)),
         list(Match.objects.order_by("pk").values_list("status", "version", "physical_dice")),
-        list(Tournament.objects.order_by("pk").values_list("physical_dice", flat=True)),
+        list(Tournament.objects.order_by("pk").values_list("physical_dice", "tables")),
+        list(Table.objects.order_by("pk").values_list("number", "match")),
         list(BoardGame.objects.order_by("pk").values_list("version", "pending")),
     ]
 

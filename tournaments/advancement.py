@@ -29,6 +29,7 @@ from .audit import tournament_audit_record
 from .models import Entry, Event, Place, RatingChange
 from .ratings import fibs_update
 from .selectors import event_entries, event_knockout, event_player_matches
+from .venue import tables_assign
 
 CENT = Decimal("0.01")
 
@@ -45,6 +46,8 @@ class TournamentResults:
             _withdrawn_check(place.event, match)
         if place is not None and place.event.knockout:
             event_advance(event=place.event, cause=match)
+        if place is not None:
+            tables_assign(tournament=place.event.tournament)  # a table freed, or needed again
         ratings_after(match=match, corrected=corrected)
 
 

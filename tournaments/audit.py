@@ -127,6 +127,24 @@ def _place_changed(entry: AuditEntry, who: str) -> str:
     }
 
 
+def _tables_set(entry: AuditEntry, who: str) -> str:
+    count = entry.params.get("count") or 0
+    if not count:
+        return _("%(who)s stopped numbering the tables.") % {"who": who}
+    return ngettext(
+        "%(who)s set the playing room to %(count)s table.",
+        "%(who)s set the playing room to %(count)s tables.",
+        count,
+    ) % {"who": who, "count": count}
+
+
+def _table_moved(entry: AuditEntry, who: str) -> str:
+    params = {"who": who, **entry.params}
+    if entry.params.get("before"):
+        return _("%(who)s moved %(a)s – %(b)s from table %(before)s to table %(table)s.") % params
+    return _("%(who)s seated %(a)s – %(b)s at table %(table)s.") % params
+
+
 def register() -> None:
     audit_sentences_register(
         {
@@ -145,6 +163,8 @@ def register() -> None:
                 gettext_noop("%(who)s put %(a)s – %(b)s in %(key)s of %(event)s.")
             ),
             "place.changed": _place_changed,
+            "tables.set": _tables_set,
+            "table.moved": _table_moved,
             "tournament.imported": _say(
                 gettext_noop("%(who)s imported the tournament %(name)s from a file.")
             ),

@@ -23,7 +23,7 @@ from club.tables import table_export
 from matches.forms import DiceForm
 
 from .advancement import player_withdrawn_matches
-from .forms import DrawForm, EntryForm, EventForm, TournamentForm
+from .forms import DrawForm, EntryForm, EventForm, TableMoveForm, TablesForm, TournamentForm
 from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,
@@ -51,6 +51,7 @@ from .services import (
     tournament_dice_allow,
 )
 from .tables import EntryTable, PairingTable, TournamentTable, standings_table
+from .venue import PLAYABLE, match_table_move, tournament_room, tournament_tables_set
 
 
 def tournaments(request):
@@ -84,6 +85,7 @@ def tournament(request, pk: int):
             "directs": directing,
             "directors": found.directors.order_by("username"),
             "dice_form": DiceForm(initial={"allowed": found.physical_dice}) if directing else None,
+            "tables_form": TablesForm(initial={"tables": found.tables}) if directing else None,
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
         },
     )
@@ -114,6 +116,54 @@ def tournament_dice(request, pk: int):
         )
         messages.success(request, _("The dice setting is saved."))
     return redirect(found)
+
+
+@sign_in_required
+@require_POST
+def tournament_tables(request, pk: int):
+    """How many tables the playing room has: matches are seated at them across all events."""
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    form = TablesForm(request.POST)
+    if form.is_valid():
+        count = form.cleaned_data["tables"]
+        tournament_tables_set(tournament=found, count=count, user=request.user)
+        messages.success(request, _("The tables are saved: matches waiting have been seated."))
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect(f"{found.get_absolute_url()}#tables")
+
+
+def table_cards(request, pk: int):
+    """A card per table of the room, with the match at it, to stand on the table."""
+    found = get_object_or_404(Tournament, pk=pk)
+    tables = tournament_room(tournament=found)
+    return render(request, "table_cards.html", {"tournament": found, "tables": tables})
+
+
+@sign_in_required
+@require_POST
+def round_table_move(request, pk: int, number: int):
+    """The director moves a match of the round to another table."""
+    found = _event(pk)
+    require(can_direct(request.user, found.tournament))
+    pairing_round = _round(found, number)
+    form = TableMoveForm(request.POST, matches=pairing_round.matches)
+    if form.is_valid():
+        match = next(m for m in pairing_round.matches if str(m.pk) == form.cleaned_data["match"])
+        try:
+            match_table_move(match=match, number=form.cleaned_data["table"], user=request.user)
+        except ValidationError as refused:
+            messages.error(request, " ".join(refused.messages))
+        else:
+            messages.success(
+                request,
+                _("%(code)s is now at table %(table)s.")
+                % {"code": match.place.bracket_key, "table": form.cleaned_data["table"]},
+            )
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect("round", pk=pk, number=number)
 
 
 @sign_in_required
@@ -445,15 +495,23 @@ def round_pairings(request, pk: int, number: int):
     found = _event(pk)
     pairing_round = _round(found, number)
     table = PairingTable(pairing_round.matches, exclude=("reason", "match"))
+    playing = [m for m in pairing_round.matches if m.status in PLAYABLE]
+    directing = can_direct(request.user, found.tournament) and found.tournament.tables
     return render(
         request,
         "round_print.html",
-        {"event": found, "tournament": found.tournament, "round": pairing_round, "table": table},
+        {
+            "event": found,
+            "tournament": found.tournament,
+            "round": pairing_round,
+            "table": table,
+            "move_form": TableMoveForm(matches=playing) if directing and playing else None,
+        },
     )
 
 
 def round_sheets(request, pk: int, number: int):
-    """A blank score sheet per match of the round, one per printed page."""
+    """A blank score sheet per match of the round still to finish, one per printed page."""
     found = _event(pk)
     pairing_round = _round(found, number)
     sheets = [
@@ -462,8 +520,11 @@ def round_sheets(request, pk: int, number: int):
             "lines": range(1, 2 * m.length),
             "dense": m.length > 9,
             "where": match_scope(m).label,
+            "code": m.place.bracket_key,
+            "table": getattr(m, "table", None),  # none: Django raises, the sheet has no table
         }
         for m in pairing_round.matches
+        if m.status in PLAYABLE  # a finished match needs no sheet
     ]
     return render(
         request,

@@ -88,3 +88,26 @@ class DrawForm(forms.Form):
         max_value=2**62,
         help_text=_("Leave empty for a fresh random seed; it is published with the draw."),
     )
+
+
+class TablesForm(forms.Form):
+    tables = forms.IntegerField(
+        label=_("Tables in the playing room"),
+        required=False,
+        min_value=1,
+        max_value=500,
+        help_text=_("numbered from 1 across all events; empty: matches get no table"),
+    )
+
+
+class TableMoveForm(forms.Form):
+    """Move one of the round's matches, by its code, to another table."""
+
+    match = forms.ChoiceField(label=_("Match"))
+    table = forms.IntegerField(label=_("to table"), min_value=1)
+
+    def __init__(self, *args, matches=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["match"].choices = [
+            (m.pk, f"{m.place.bracket_key} · {m.player_a} – {m.player_b}") for m in matches
+        ]

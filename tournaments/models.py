@@ -32,6 +32,13 @@ class Tournament(models.Model):
     physical_dice = models.BooleanField(
         _("players may enter dice rolled at the table"), default=False
     )
+    # the playing room's tables, numbered 1 to this across all events; None: not numbered
+    tables = models.PositiveSmallIntegerField(
+        _("tables"),
+        null=True,
+        blank=True,
+        help_text=_("tables in the playing room, numbered from 1; empty: matches get no table"),
+    )
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -254,3 +261,36 @@ class Place(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.bracket_key}"
+
+
+class Table(models.Model):
+    """A table of the playing room and the match at it (see :mod:`tournaments.venue`).
+
+    One match a table and one table a match, by the database itself: never two matches on
+    one table at once. A table is freed when its match ends.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="room", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("table"))
+    match = models.OneToOneField(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="table",
+        verbose_name=_("match"),
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_once_a_room"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.number)

@@ -86,7 +86,7 @@ def event_matches(*, event: Event) -> QuerySet[Match]:
     """Every match of the event with its players and games, in a fixed number of queries."""
     return (
         Match.objects.filter(place__event=event)
-        .select_related("player_a", "player_b", "place")
+        .select_related("player_a", "player_b", "place", "table")
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
         .order_by("place__round", "id")
     )

@@ -45,6 +45,7 @@ from .selectors import (
     event_standings,
     tournament_players_out,
 )
+from .venue import tables_assign
 
 
 def tournament_create(
@@ -451,6 +452,7 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
             _schedule_round_robin(locked, ordered, user)
         else:
             event_advance(event=locked, user=user)
+        tables_assign(tournament=locked.tournament)
     event.draw_seed, event.drawn_at = locked.draw_seed, locked.drawn_at  # the caller's copy too
     return locked
 
@@ -583,6 +585,7 @@ def event_pair_next_round(*, event: Event, user: Any) -> int:
                 % {"rounds": locked.swiss_rounds}
             )
         _pair_swiss_round(locked, played + 1, user)
+        tables_assign(tournament=locked.tournament)
     return played + 1
 
 
@@ -709,4 +712,5 @@ def event_cut(*, event: Event, user: Any) -> Event:
             after={"seeds": [[e.seed, e.player.name] for e in entries]},
         )
         event_advance(event=knockout, user=user)
+        tables_assign(tournament=locked.tournament)
     return knockout

@@ -1,5 +1,3 @@
-import itertools
-
 import django_tables2 as tables
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
@@ -72,7 +70,7 @@ class PairingTable(tables.Table):
     """A round's pairings, as printed for the players and shown to the director."""
 
     table = tables.Column(verbose_name=_("table"), empty_values=(), orderable=False)
-    bracket_key = tables.Column(verbose_name=_("place"), accessor="place__bracket_key")
+    bracket_key = tables.Column(verbose_name=_("match code"), accessor="place__bracket_key")
     player_a = tables.Column(verbose_name=_("player"))
     player_b = tables.Column(verbose_name=_("opponent"))
     length = tables.Column(verbose_name=_("length"))
@@ -91,11 +89,10 @@ class PairingTable(tables.Table):
         attrs = {"class": "table pairings"}
         orderable = False
 
-    def render_table(self):
-        return next(self.counter)
-
-    def before_render(self, request):
-        self.counter = itertools.count(1)
+    def render_table(self, record):
+        """The table the match is at (:mod:`tournaments.venue`); a dash while it waits."""
+        table = getattr(record, "table", None)  # no table: Django raises, the column waits
+        return table.number if table is not None else "—"
 
     def render_reason(self, record):
         place = record.place

@@ -21,6 +21,13 @@ urlpatterns = [
         "tournaments/<int:pk>/changes/", event_views.tournament_changes, name="tournament_changes"
     ),
     path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
+    path("tournaments/<int:pk>/tables/", event_views.tournament_tables, name="tournament_tables"),
+    path("tournaments/<int:pk>/tables/cards/", event_views.table_cards, name="table_cards"),
+    path(
+        "events/<int:pk>/rounds/<int:number>/table/",
+        event_views.round_table_move,
+        name="round_table_move",
+    ),
     path("events/<int:pk>/", event_views.event, name="event"),
     path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
     path("events/<int:pk>/draw/", event_views.draw, name="draw"),

@@ -29,6 +29,7 @@ from tournaments.services import (
     event_draw,
     tournament_create,
 )
+from tournaments.venue import tournament_tables_set
 
 PLAYERS = [
     ("Giulia Romano", "Circolo Backgammon Milano", "Italia"),
@@ -48,6 +49,7 @@ GUESTS = [
 ]
 TOURNAMENT = "Torneo d'Autunno"
 DRAW_SEED = 20261122
+DEMO_TABLES = 8  # the club's room: the two events' first rounds need 10, so two matches wait
 # (player a, player b, length, games as (winner, cube, result, resigned)) or a final score
 MATCHES = [
     # 2-0, 2-2, 4-2, then the Crawford game 4-3, post-Crawford 5-3
@@ -215,6 +217,7 @@ class Command(BaseCommand):
             for person in people:
                 entry = entry_register(event=event, player=person, user=director)
                 entry_check_in(entry=entry, user=director)
+        tournament_tables_set(tournament=tournament, count=DEMO_TABLES, user=director)
         event_draw(event=main, seed=DRAW_SEED, user=director)
         event_draw(event=swiss, user=director)
         rng = random.Random(DRAW_SEED)
