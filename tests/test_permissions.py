@@ -46,6 +46,8 @@ ATTEMPTS = {
     "die2": "1",
     "allowed": "on",
     "decide": "1",
+    "player": "1",
+    "count_as": "bye",
     "confirm": "1",  # past the confirmation pages: the change itself is attempted
 }
 # creating a player, a match outside any tournament or a tournament is not a change to
@@ -112,7 +114,9 @@ def snapshot():
         list(Entry.objects.order_by("pk").values_list("status", "seed")),
         list(Event.objects.order_by("pk").values_list("drawn_at", flat=True)),
         list(Match.objects.order_by("pk").values_list("status", "version", "physical_dice")),
-        list(Tournament.objects.order_by("pk").values_list("physical_dice", "tables")),
+        list(
+            Tournament.objects.order_by("pk").values_list("physical_dice", "tables", "late_rounds")
+        ),
         list(Table.objects.order_by("pk").values_list("number", "match")),
         list(BoardGame.objects.order_by("pk").values_list("version", "pending")),
     ]
@@ -228,6 +232,7 @@ def test_this_tournament_s_director_may_put_things_right_and_is_asked_first(
         reverse("result_clear", args=[match.pk]): ({"version": 0}, "Take back the result"),
         reverse("retire", args=[match.pk]): ({"side": 1, "version": 0}, " retired?"),
         reverse("redraw", args=[event.pk]): ({"seed": "3"}, "Redraw"),
+        reverse("draw_undo", args=[event.pk]): ({}, "Take back the draw"),
     }
     for url, (data, title) in asks.items():
         response = client.post(url, data)
@@ -264,10 +269,13 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
     from matches.services import match_result_clear, match_retire, match_walkover
     from tournaments.services import (
         entry_check_in_undo,
+        entry_late_add,
         entry_reinstate,
         entry_withdraw,
+        event_draw_undo,
         event_pair_next_round,
         event_redraw,
+        tournament_late_rounds_set,
     )
 
     match, event = ours["match"], ours["event"]
@@ -282,12 +290,17 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
             entry_withdraw(entry=event.entries.first(), user=user)
         with pytest.raises(PermissionDenied):
             event_pair_next_round(event=event, user=user)
+        with pytest.raises(PermissionDenied):
+            entry_late_add(event=event, player=Player.objects.last(), user=user)
+        with pytest.raises(PermissionDenied):
+            tournament_late_rounds_set(tournament=event.tournament, count_as="bye", user=user)
         entry = event.entries.first()
         for undo, target in (
             (match_result_clear, {"match": match}),
             (entry_check_in_undo, {"entry": entry}),
             (entry_reinstate, {"entry": entry}),
             (event_redraw, {"event": event}),
+            (event_draw_undo, {"event": event}),
         ):
             with pytest.raises(PermissionDenied):
                 undo(user=user, **target)

@@ -68,27 +68,59 @@ def _drawn(entry: AuditEntry, who: str) -> str:
     return _("%(who)s made the draw of %(event)s by rating.") % {"who": who, **entry.params}
 
 
-def _redrawn(entry: AuditEntry, who: str) -> str:
+def _draw_removed(entry: AuditEntry) -> str:
     count = entry.params.get("matches") or 0
-    removed = ngettext(
+    return ngettext(
         "its %(count)s match, not begun, is removed",
         "its %(count)s matches, none begun, are removed",
         count,
     ) % {"count": count}
+
+
+def _redrawn(entry: AuditEntry, who: str) -> str:
+    params = {**entry.params, "who": who, "removed": _draw_removed(entry)}
     if entry.params.get("seed") is not None:
-        return _(
-            "%(who)s undid the draw of %(event)s (seed %(seed)s) to make it again; %(removed)s."
-        ) % {
-            "who": who,
-            "event": entry.params.get("event"),
-            "seed": entry.params.get("seed"),
-            "removed": removed,
+        return (
+            _("%(who)s undid the draw of %(event)s (seed %(seed)s) to make it again; %(removed)s.")
+            % params
+        )
+    return _("%(who)s undid the draw of %(event)s to make it again; %(removed)s.") % params
+
+
+def _draw_undone(entry: AuditEntry, who: str) -> str:
+    params = {**entry.params, "who": who, "removed": _draw_removed(entry)}
+    if entry.params.get("seed") is not None:
+        return (
+            _(
+                "%(who)s took back the draw of %(event)s (seed %(seed)s) and opened check-in "
+                "again; %(removed)s."
+            )
+            % params
+        )
+    return (
+        _("%(who)s took back the draw of %(event)s and opened check-in again; %(removed)s.")
+        % params
+    )
+
+
+def _late_rounds(entry: AuditEntry, who: str) -> str:
+    if entry.params.get("count_as") == "bye":
+        return _("%(who)s set a late arrival's missed Swiss rounds to count as byes.") % {
+            "who": who
         }
-    return _("%(who)s undid the draw of %(event)s to make it again; %(removed)s.") % {
-        "who": who,
-        "event": entry.params.get("event"),
-        "removed": removed,
-    }
+    return _("%(who)s set a late arrival's missed Swiss rounds to count as losses.") % {"who": who}
+
+
+def _late_entry(entry: AuditEntry, who: str) -> str:
+    params = {**entry.params, "who": who}
+    if entry.params.get("key"):
+        return (
+            _("%(who)s entered %(player)s, arriving late, in %(event)s: the bye of %(key)s.")
+            % params
+        )
+    return (
+        _("%(who)s entered %(player)s, arriving late, in %(event)s from round %(round)s.") % params
+    )
 
 
 def _paired(entry: AuditEntry, who: str) -> str:
@@ -157,6 +189,9 @@ def register() -> None:
             "entry.reinstated": _entry_change,
             "event.drawn": _drawn,
             "event.redrawn": _redrawn,
+            "event.draw_undone": _draw_undone,
+            "entry.late": _late_entry,
+            "late_rounds.set": _late_rounds,
             "event.paired": _paired,
             "event.cut": _cut,
             "place.created": _say(

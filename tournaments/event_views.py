@@ -23,7 +23,16 @@ from club.tables import table_export
 from matches.forms import DiceForm
 
 from .advancement import player_withdrawn_matches
-from .forms import DrawForm, EntryForm, EventForm, TableMoveForm, TablesForm, TournamentForm
+from .forms import (
+    DrawForm,
+    EntryForm,
+    EventForm,
+    LateEntryForm,
+    LateRoundsForm,
+    TableMoveForm,
+    TablesForm,
+    TournamentForm,
+)
 from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,
@@ -39,16 +48,19 @@ from .selectors import (
 from .services import (
     entry_check_in,
     entry_check_in_undo,
+    entry_late_add,
     entry_register,
     entry_reinstate,
     entry_withdraw,
     event_create,
     event_cut,
     event_draw,
+    event_draw_undo,
     event_pair_next_round,
     event_redraw,
     tournament_create,
     tournament_dice_allow,
+    tournament_late_rounds_set,
 )
 from .tables import EntryTable, PairingTable, TournamentTable, standings_table
 from .venue import PLAYABLE, match_table_move, tournament_room, tournament_tables_set
@@ -86,6 +98,9 @@ def tournament(request, pk: int):
             "directors": found.directors.order_by("username"),
             "dice_form": DiceForm(initial={"allowed": found.physical_dice}) if directing else None,
             "tables_form": TablesForm(initial={"tables": found.tables}) if directing else None,
+            "late_rounds_form": LateRoundsForm(initial={"count_as": found.late_rounds})
+            if directing
+            else None,
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
         },
     )
@@ -116,6 +131,22 @@ def tournament_dice(request, pk: int):
         )
         messages.success(request, _("The dice setting is saved."))
     return redirect(found)
+
+
+@sign_in_required
+@require_POST
+def tournament_late_rounds(request, pk: int):
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    form = LateRoundsForm(request.POST)
+    if form.is_valid():
+        tournament_late_rounds_set(
+            tournament=found, count_as=form.cleaned_data["count_as"], user=request.user
+        )
+        messages.success(request, _("The setting for late arrivals is saved."))
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect(f"{found.get_absolute_url()}#late")
 
 
 @sign_in_required
@@ -223,6 +254,9 @@ def _event_context(request, event: Event, **forms) -> dict:
     begun = any(m.status in (m.Status.IN_PLAY, m.Status.FINISHED) for m in matches)
     if directing and event.drawn and event.parent_id is None and not begun:
         context["redraw_form"] = forms.get("redraw_form") or DrawForm()
+    late = event.format != Event.Format.ROUND_ROBIN and not context["children"]
+    if directing and event.drawn and event.parent_id is None and late:
+        context["late_form"] = forms.get("late_form") or LateEntryForm(event=event)
     return context
 
 
@@ -435,6 +469,63 @@ def redraw(request, pk: int):
             event=found, seed=seed, drawn_at=request.POST.get("drawn_at"), user=request.user
         ),
         _("The draw is made again."),
+    )
+
+
+@sign_in_required
+@require_POST
+def draw_undo(request, pk: int):
+    """Asks first, then takes the draw back and opens check-in again."""
+    found = _directed_event(request, pk)
+    if not confirmed(request):
+        count = found.places.count()
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Take back the draw of %(event)s?") % {"event": found.name},
+                what=_(
+                    "The players are no longer drawn and check-in is open again: check in "
+                    "who arrived, undo a wrong check-in, then make the draw."
+                ),
+                consequences=(
+                    ngettext(
+                        "Its %(count)s match, not begun, is removed.",
+                        "Its %(count)s matches, none begun, are removed.",
+                        count,
+                    )
+                    % {"count": count},
+                    _("The old draw stays in the changes."),
+                ),
+                button=_("Take back the draw"),
+                action=reverse("draw_undo", args=[found.pk]),
+                back=found.get_absolute_url(),
+                fields=(("drawn_at", found.drawn_at.isoformat() if found.drawn_at else ""),),
+            ),
+        )
+    return _act(
+        request,
+        found,
+        lambda: event_draw_undo(
+            event=found, drawn_at=request.POST.get("drawn_at") or None, user=request.user
+        ),
+        _("The draw is taken back: check-in is open again."),
+    )
+
+
+@sign_in_required
+@require_POST
+def late_entry(request, pk: int):
+    found = _directed_event(request, pk)
+    form = LateEntryForm(request.POST, event=found)
+    if not form.is_valid():
+        context = _event_context(request, found, late_form=form)
+        return render(request, "event.html", context, status=400)
+    player = form.cleaned_data["player"]
+    return _act(
+        request,
+        found,
+        lambda: entry_late_add(event=found, player=player, user=request.user),
+        _("%(player)s is entered and checked in.") % {"player": player.name},
     )
 
 

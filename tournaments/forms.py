@@ -3,10 +3,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from club.forms import PlayerMultipleChoiceField
+from club.forms import PlayerChoiceField, PlayerMultipleChoiceField
 from club.models import Player
 
-from .models import Event
+from .models import Event, Tournament
 from .services import parse_lengths
 
 
@@ -111,3 +111,21 @@ class TableMoveForm(forms.Form):
         self.fields["match"].choices = [
             (m.pk, f"{m.place.bracket_key} · {m.player_a} – {m.player_b}") for m in matches
         ]
+
+
+class LateEntryForm(forms.Form):
+    """A player who arrives after the draw (see services.entry_late_add)."""
+
+    player = PlayerChoiceField(Player.objects.none(), label=_("Player arriving late"))
+
+    def __init__(self, *args, event=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = event.entries.values_list("player_id", flat=True) if event else []
+        self.fields["player"].queryset = Player.objects.exclude(pk__in=list(entered))
+
+
+class LateRoundsForm(forms.Form):
+    count_as = forms.ChoiceField(
+        label=_("In a Swiss, the rounds a late arrival missed count"),
+        choices=Tournament.LateRounds.choices,
+    )

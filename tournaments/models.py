@@ -40,6 +40,18 @@ class Tournament(models.Model):
         help_text=_("tables in the playing room, numbered from 1; empty: matches get no table"),
     )
 
+    class LateRounds(models.TextChoices):
+        LOSS = "loss", _("as losses")
+        BYE = "bye", _("as byes (a win each)")
+
+    # how a Swiss counts the rounds a player who arrived late did not play
+    late_rounds = models.CharField(
+        _("rounds missed by a late arrival in a Swiss"),
+        max_length=4,
+        choices=LateRounds.choices,
+        default=LateRounds.LOSS,
+    )
+
     class Meta:
         ordering = ["-date", "-id"]
         verbose_name = _("tournament")
@@ -167,6 +179,9 @@ class Entry(models.Model):
     )
     seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)  # set by the draw
     pool = models.PositiveSmallIntegerField(_("pool"), null=True, blank=True)  # round robin
+    # a late arrival in a Swiss plays from this round; the rounds before count as the
+    # tournament's late_rounds says (None: drawn with everyone)
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "seed", "player__name", "id"]
@@ -182,6 +197,11 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=models.Q(seed__isnull=True) | models.Q(seed__gte=1),
                 name="entry_seed_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(joined_round__isnull=True)
+                | models.Q(seed__isnull=False, joined_round__gte=2),
+                name="entry_joins_a_later_round_once_drawn",
             ),
         ]
 

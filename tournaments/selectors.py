@@ -332,6 +332,10 @@ def event_standings(
         byes: dict[int, int] = {}
         for bye in event.byes.all():
             byes[bye.player_id] = byes.get(bye.player_id, 0) + 1
+        if event.tournament.late_rounds == Tournament.LateRounds.BYE:
+            for entry in drawn:  # the rounds a late arrival missed, scored as byes
+                if entry.joined_round:
+                    byes[entry.player_id] = byes.get(entry.player_id, 0) + entry.joined_round - 1
         seeds = {e.player_id: e.seed for e in drawn}
         table = swiss_standings(_results(matches), seeds=seeds, byes=byes)
         return [StandingRow(s, players[s.key], "") for s in table]

@@ -40,6 +40,7 @@ from .pairing.seeding import random_seeding
 from .pairing.swiss import SwissPlayer, swiss_round
 from .selectors import (
     event_entries,
+    event_knockout,
     event_matches,
     event_player_matches,
     event_standings,
@@ -83,6 +84,28 @@ def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Any) -
             locked.physical_dice = allowed
             locked.save(update_fields=["physical_dice"])
             tournament_audit_record(locked, user, "dice.allowed", params={"allowed": allowed})
+    return locked
+
+
+def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: Any) -> Tournament:
+    """How a Swiss counts the rounds a late arrival missed: losses, or byes (a win each)."""
+    require(can_direct(user, tournament))
+    if count_as not in Tournament.LateRounds.values:
+        raise ValidationError(_("Choose losses or byes for the rounds missed."))
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.late_rounds != count_as:
+            before = locked.late_rounds
+            locked.late_rounds = count_as
+            locked.save(update_fields=["late_rounds"])
+            tournament_audit_record(
+                locked,
+                user,
+                "late_rounds.set",
+                params={"count_as": count_as},
+                before={"late_rounds": before},
+                after={"late_rounds": count_as},
+            )
     return locked
 
 
@@ -205,6 +228,115 @@ def entry_register(*, event: Event, player: Player, user: Any) -> Entry:
         entry = Entry.objects.create(event=locked, player=player)
         _entry_audit(entry, user, "entry.registered")
         return entry
+
+
+def entry_late_add(*, event: Event, player: Player, user: Any) -> Entry:
+    """A player who arrives after the draw, checked in at once.
+
+    A knockout: they take the next bye place of round 1 (the bye becomes a match), while
+    no match that changes with it has begun, their bye opponent's next included. A Swiss:
+    they are paired from the next round, and the rounds missed count as the tournament
+    says (losses, or byes). A round robin's schedule is made at the draw: it is drawn
+    again instead, while no match has begun.
+    """
+    require(can_direct(user, event.tournament))
+    with transaction.atomic():
+        locked = (
+            Event.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=event.pk)
+        )
+        if not locked.drawn:
+            entry = entry_register(event=locked, player=player, user=user)
+            return entry_check_in(entry=entry, user=user)
+        if locked.entries.filter(player=player).exists():
+            raise ValidationError(
+                _("%(player)s is already entered in %(event)s.")
+                % {"player": player.name, "event": locked.name}
+            )
+        if locked.children.exists() or locked.parent_id is not None:
+            raise ValidationError(
+                _("%(event)s is part of a cut: a player can no longer join it.")
+                % {"event": locked.name}
+            )
+        entries = list(event_entries(event=locked))
+        seed = 1 + max((e.seed for e in entries if e.seed is not None), default=0)
+        entry = Entry(event=locked, player=player, status=Entry.Status.CHECKED_IN, seed=seed)
+        params: dict[str, Any] = {"player": player.name, "event": locked.name}
+        if locked.format == Event.Format.SWISS:
+            entry.joined_round = _swiss_next_round(locked)
+            params["round"] = entry.joined_round
+        elif locked.knockout:
+            params["key"] = _late_bye_place(locked, entries, entry)
+        else:
+            raise ValidationError(
+                _(
+                    "A round robin's schedule is made at the draw: take the draw back (while no "
+                    "match has begun), check %(player)s in and draw again."
+                )
+                % {"player": player.name}
+            )
+        entry.save()
+        tournament_audit_record(
+            locked.tournament,
+            user,
+            "entry.late",
+            subject=entry,
+            params=params,
+            after={"status": entry.status, "seed": seed, "joined_round": entry.joined_round},
+        )
+        if locked.knockout:
+            event_advance(event=locked, user=user)
+            tables_assign(tournament=locked.tournament)
+    return entry
+
+
+def _swiss_next_round(event: Event) -> int:
+    """The first round a late arrival can play: the next one to be paired."""
+    if event.swiss_rounds is not None and _swiss_rounds_paired(event) >= event.swiss_rounds:
+        raise ValidationError(
+            _("Every round of %(event)s is paired: no round is left to join.")
+            % {"event": event.name}
+        )
+    return _swiss_rounds_paired(event) + 1
+
+
+def _swiss_rounds_paired(event: Event) -> int:
+    played = [p.round for p in event.places.all()] + [b.round for b in event.byes.all()]
+    return max(played, default=0)
+
+
+def _late_bye_place(event: Event, entries: list[Entry], arrival: Entry) -> str:
+    """The bye place of round 1 a late arrival fills, checked: the matches that change with
+    it (the bye opponent's next, a consolation's) must not have begun."""
+    before = event_knockout(event=event, entries=entries)
+    after = event_knockout(event=event, entries=[*entries, arrival])
+    assert before is not None and after is not None
+    if after.bracket.size != before.bracket.size:
+        raise ValidationError(
+            _("%(event)s has no bye place left: a player can no longer join it.")
+            % {"event": event.name}
+        )
+    for key, match in before.matches.items():
+        slot = after.state.slots.get(key)
+        same = slot is not None and (match.player_a_id, match.player_b_id) == (
+            getattr(after.player(slot.first), "pk", None),
+            getattr(after.player(slot.second), "pk", None),
+        )
+        if not same and match.status != Match.Status.SCHEDULED:
+            raise ValidationError(
+                _(
+                    "%(player)s cannot take the bye place: the match %(match)s, which it "
+                    "would change, has begun or is decided."
+                )
+                % {"player": arrival.player.name, "match": str(match)}
+            )
+    seed = arrival.seed
+    return next(
+        key
+        for key, slot in after.state.slots.items()
+        if slot.match.draw == "main" and slot.match.round == 1 and seed in (slot.first, slot.second)
+    )
 
 
 def _entry_audit(entry: Entry, user: Any, code: str, before: str | None = None) -> None:
@@ -380,7 +512,8 @@ def _swiss_rounds_missed(entry: Entry) -> list[int]:
     paired = {m.place.round for m in matches} | {b.round for b in byes}
     played = {m.place.round for m in matches if entry.player_id in (m.player_a_id, m.player_b_id)}
     played |= {b.round for b in byes if b.player_id == entry.player_id}
-    return sorted(paired - played)
+    before = set(range(1, entry.joined_round or 1))  # a late arrival joined after these
+    return sorted(paired - played - before)
 
 
 # --- the draw ----------------------------------------------------------------------------
@@ -469,71 +602,80 @@ def event_redraw(
     """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
-        locked = (
-            Event.objects.select_for_update(of=("self",))
-            .select_related("tournament")
-            .get(pk=event.pk)
-        )
-        if not locked.drawn:
-            raise ValidationError(
-                _("The draw of %(event)s is not made yet.") % {"event": locked.name}
-            )
-        if drawn_at is not None and drawn_at != locked.drawn_at.isoformat():
-            raise ValidationError(
-                _(
-                    "The draw of %(event)s was made again meanwhile: nothing was changed. Here "
-                    "is the draw as it is now."
-                )
-                % {"event": locked.name}
-            )
-        if locked.children.exists():
-            raise ValidationError(
-                _("%(event)s is already cut to a knockout: its draw stands.")
-                % {"event": locked.name}
-            )
-        if locked.parent_id is not None:
-            raise ValidationError(
-                _(
-                    "%(event)s is seeded by the standings of the event it is cut from: it has "
-                    "no draw to make again."
-                )
-                % {"event": locked.name}
-            )
-        matches = list(event_matches(event=locked))
-        begun = [m for m in matches if m.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)]
-        if begun:
-            raise ValidationError(
-                _(
-                    "The draw of %(event)s can no longer be made again: the match %(match)s "
-                    "has begun."
-                )
-                % {"event": locked.name, "match": str(begun[0])}
-            )
-        drawn = sorted(
-            (e for e in event_entries(event=locked) if e.seed is not None), key=lambda e: e.seed
-        )
-        tournament_audit_record(
-            locked.tournament,
-            user,
-            "event.redrawn",
-            subject=locked,
-            params={"event": locked.name, "seed": locked.draw_seed, "matches": len(matches)},
-            before={
-                "seed": locked.draw_seed,
-                "seeding": locked.seeding,
-                "seeds": [[e.seed, e.player.name] for e in drawn],
-            },
-        )
-        for match in matches:
-            Place.objects.filter(match=match).delete()
-            match_delete(match=match, user=user, placed=True)
-        locked.byes.all().delete()
-        locked.entries.update(seed=None, pool=None)
-        locked.draw_seed, locked.drawn_at = None, None
-        locked.save(update_fields=["draw_seed", "drawn_at"])
+        locked = _draw_take_back(event, drawn_at=drawn_at, user=user, code="event.redrawn")
         redrawn = event_draw(event=locked, seed=seed, user=user)
     event.draw_seed, event.drawn_at = redrawn.draw_seed, redrawn.drawn_at
     return redrawn
+
+
+def event_draw_undo(*, event: Event, drawn_at: str | None = None, user: Any) -> Event:
+    """Take the draw back and open check-in again, before any match has begun: for players
+    who arrive late, or check-ins to put right. The old draw stays in the audit."""
+    require(can_direct(user, event.tournament))
+    with transaction.atomic():
+        locked = _draw_take_back(event, drawn_at=drawn_at, user=user, code="event.draw_undone")
+        tables_assign(tournament=locked.tournament)
+    event.draw_seed, event.drawn_at = None, None
+    return locked
+
+
+def _draw_take_back(event: Event, *, drawn_at: str | None, user: Any, code: str) -> Event:
+    """Remove a draw no match of which has begun; the draw as it was goes in the audit."""
+    locked = (
+        Event.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=event.pk)
+    )
+    if not locked.drawn:
+        raise ValidationError(_("The draw of %(event)s is not made yet.") % {"event": locked.name})
+    if drawn_at is not None and drawn_at != locked.drawn_at.isoformat():
+        raise ValidationError(
+            _(
+                "The draw of %(event)s was made again meanwhile: nothing was changed. Here "
+                "is the draw as it is now."
+            )
+            % {"event": locked.name}
+        )
+    if locked.children.exists():
+        raise ValidationError(
+            _("%(event)s is already cut to a knockout: its draw stands.") % {"event": locked.name}
+        )
+    if locked.parent_id is not None:
+        raise ValidationError(
+            _(
+                "%(event)s is seeded by the standings of the event it is cut from: it has "
+                "no draw to make again."
+            )
+            % {"event": locked.name}
+        )
+    matches = list(event_matches(event=locked))
+    begun = [m for m in matches if m.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)]
+    if begun:
+        raise ValidationError(
+            _("The draw of %(event)s can no longer be made again: the match %(match)s has begun.")
+            % {"event": locked.name, "match": str(begun[0])}
+        )
+    drawn = sorted(
+        (e for e in event_entries(event=locked) if e.seed is not None), key=lambda e: e.seed
+    )
+    tournament_audit_record(
+        locked.tournament,
+        user,
+        code,
+        subject=locked,
+        params={"event": locked.name, "seed": locked.draw_seed, "matches": len(matches)},
+        before={
+            "seed": locked.draw_seed,
+            "seeding": locked.seeding,
+            "seeds": [[e.seed, e.player.name] for e in drawn],
+        },
+    )
+    for match in matches:
+        Place.objects.filter(match=match).delete()
+        match_delete(match=match, user=user, placed=True)
+    locked.byes.all().delete()
+    locked.entries.update(seed=None, pool=None, joined_round=None)
+    locked.draw_seed, locked.drawn_at = None, None
+    locked.save(update_fields=["draw_seed", "drawn_at"])
+    return locked
 
 
 def _schedule_round_robin(event: Event, ordered: list[Entry], user) -> None:

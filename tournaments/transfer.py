@@ -152,6 +152,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
             "date": tournament.date.isoformat(),
             "venue": tournament.venue,
             "physical_dice": tournament.physical_dice,
+            "late_rounds": tournament.late_rounds,
             "directors": sorted(u.get_username() for u in tournament.directors.all()),
         },
         "players": [
@@ -198,6 +199,7 @@ def _event_out(event, entries, byes, player_key, event_key) -> dict[str, Any]:
                 "status": e.status,
                 "seed": e.seed,
                 "pool": e.pool,
+                "joined_round": e.joined_round,
             }
             for e in entries
             if e.event_id == event.pk
@@ -559,6 +561,7 @@ class EntryIn:
     status: str
     seed: int | None
     pool: int | None
+    joined_round: int | None = None  # a late arrival in a Swiss
 
 
 @dataclass
@@ -699,6 +702,7 @@ class ImportPlan:
     date: datetime.date
     venue: str
     physical_dice: bool
+    late_rounds: str
     directors: tuple[Any, ...]  # the accounts of this site named as directors
     directors_missing: tuple[str, ...]  # user names this site has no account for
     players: tuple[PlayerIn, ...]
@@ -779,6 +783,9 @@ def _read_event(part: _Part) -> EventIn:
                 status=entry.choice("status", Entry.Status.values),
                 seed=entry.optional_integer("seed", 1, SMALL),
                 pool=entry.optional_integer("pool", 1, SMALL),
+                joined_round=entry.optional_integer("joined_round", 2, SMALL)
+                if "joined_round" in entry.value
+                else None,
             )
             for entry in part.parts("entries")
         ],
@@ -1320,6 +1327,11 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
     date = head.date("date")
     venue = head.text("venue", 120)
     physical_dice = head.flag("physical_dice")
+    late_rounds = (  # a file written before the setting existed: the default
+        head.choice("late_rounds", Tournament.LateRounds.values)
+        if "late_rounds" in head.value
+        else Tournament.LateRounds.LOSS
+    )
     usernames = head.texts("directors", 150)
 
     player_list = _read_players(doc)
@@ -1368,6 +1380,7 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
         date=date,
         venue=venue,
         physical_dice=physical_dice,
+        late_rounds=late_rounds,
         directors=found,
         directors_missing=tuple(sorted(set(usernames) - known)),
         players=tuple(player_list),
@@ -1432,7 +1445,11 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
         u.get_username(): u for u in get_user_model().objects.filter(username__in=_usernames(plan))
     }
     tournament = Tournament.objects.create(
-        name=plan.name, date=plan.date, venue=plan.venue, physical_dice=plan.physical_dice
+        name=plan.name,
+        date=plan.date,
+        venue=plan.venue,
+        physical_dice=plan.physical_dice,
+        late_rounds=plan.late_rounds,
     )
     tournament.directors.set(list(plan.directors))
     if getattr(user, "is_authenticated", False):
@@ -1465,6 +1482,7 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
             status=entry.status,
             seed=entry.seed,
             pool=entry.pool,
+            joined_round=entry.joined_round,
         )
         for e in plan.events
         for entry in e.entries

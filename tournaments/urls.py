@@ -22,6 +22,7 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
     path("tournaments/<int:pk>/tables/", event_views.tournament_tables, name="tournament_tables"),
+    path("tournaments/<int:pk>/late/", event_views.tournament_late_rounds, name="tournament_late"),
     path("tournaments/<int:pk>/tables/cards/", event_views.table_cards, name="table_cards"),
     path(
         "events/<int:pk>/rounds/<int:number>/table/",
@@ -32,6 +33,8 @@ urlpatterns = [
     path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
     path("events/<int:pk>/draw/", event_views.draw, name="draw"),
     path("events/<int:pk>/redraw/", event_views.redraw, name="redraw"),
+    path("events/<int:pk>/draw/undo/", event_views.draw_undo, name="draw_undo"),
+    path("events/<int:pk>/late/", event_views.late_entry, name="late_entry"),
     path("events/<int:pk>/pair/", event_views.pair_next_round, name="pair_next_round"),
     path("events/<int:pk>/cut/", event_views.cut, name="cut"),
     path("events/<int:pk>/bracket/", event_views.bracket, name="bracket"),
