@@ -15,4 +15,17 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) { window.print(); }
   });
+  // A search box marked data-filter-rows="SELECTOR" hides the items SELECTOR finds whose text
+  // does not contain what is typed: accents and case aside, so "nicco" finds "Niccolò".
+  function folded(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+  document.addEventListener("input", function (event) {
+    var box = event.target.closest("input[data-filter-rows]");
+    if (!box) { return; }
+    var wanted = folded(box.value.trim());
+    document.querySelectorAll(box.dataset.filterRows).forEach(function (item) {
+      item.hidden = wanted !== "" && folded(item.textContent).indexOf(wanted) === -1;
+    });
+  });
 }());

@@ -272,6 +272,7 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
         entry_late_add,
         entry_reinstate,
         entry_withdraw,
+        event_check_in_all,
         event_draw_undo,
         event_pair_next_round,
         event_redraw,
@@ -290,6 +291,8 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
             entry_withdraw(entry=event.entries.first(), user=user)
         with pytest.raises(PermissionDenied):
             event_pair_next_round(event=event, user=user)
+        with pytest.raises(PermissionDenied):
+            event_check_in_all(event=event, user=user)
         with pytest.raises(PermissionDenied):
             entry_late_add(event=event, player=Player.objects.last(), user=user)
         with pytest.raises(PermissionDenied):

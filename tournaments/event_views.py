@@ -52,6 +52,7 @@ from .services import (
     entry_register,
     entry_reinstate,
     entry_withdraw,
+    event_check_in_all,
     event_create,
     event_cut,
     event_draw,
@@ -237,6 +238,8 @@ def _event_context(request, event: Event, **forms) -> dict:
         "directs": directing,
         "entries": entry_table,
         "checked_in": sum(e.status == Entry.Status.CHECKED_IN for e in entries),
+        "registered": sum(e.status == Entry.Status.REGISTERED for e in entries),
+        "htmx": directing and not event.drawn,  # check-in a row at a time
         "knockout": knockout,
         "sections": event_bracket_sections(event=event, knockout=knockout) if knockout else [],
         "standings": standings_table(rows, swiss=event.format == Event.Format.SWISS)
@@ -470,6 +473,24 @@ def redraw(request, pk: int):
         ),
         _("The draw is made again."),
     )
+
+
+@sign_in_required
+@require_POST
+def check_in_all(request, pk: int):
+    found = _directed_event(request, pk)
+    try:
+        count = event_check_in_all(event=found, user=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            ngettext("%(count)s player is checked in.", "%(count)s players are checked in.", count)
+            % {"count": count},
+        )
+    return redirect(found)
 
 
 @sign_in_required

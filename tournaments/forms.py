@@ -70,8 +70,8 @@ class EntryForm(forms.Form):
     players = PlayerMultipleChoiceField(
         Player.objects.none(),
         label=_("Players"),
-        widget=forms.SelectMultiple(attrs={"size": 8}),
-        help_text=_("Hold Ctrl (or ⌘) to pick several."),
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "pick-list"}),
+        help_text=_("Tick each player to enter; the search box above finds them."),
     )
 
     def __init__(self, *args, event=None, **kwargs):

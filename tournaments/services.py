@@ -377,6 +377,22 @@ def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     return locked
 
 
+def event_check_in_all(*, event: Event, user: Any) -> int:
+    """Check in every player entered and not withdrawn; each check-in is audited. Returns
+    how many were checked in now."""
+    require(can_direct(user, event.tournament))
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().get(pk=event.pk)
+        if locked.drawn:
+            raise ValidationError(_("The draw is made: check-in is over."))
+        waiting = locked.entries.filter(status=Entry.Status.REGISTERED).order_by("pk")
+        count = 0
+        for entry in waiting:
+            entry_check_in(entry=entry, user=user)
+            count += 1
+    return count
+
+
 def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     """Before the draw the entry simply leaves it; after, each opponent still waiting for a
     match with the player gets a walkover, and later matches are walkovers as they come."""

@@ -33,7 +33,9 @@ class EntryTable(tables.Table):
     )
 
     class Meta:
-        attrs = {"class": "table entries"}
+        attrs = {"class": "table entries", "id": "entries-table"}
+        # a row is swapped alone when a player is checked in (htmx, see entry_actions.html)
+        row_attrs = {"id": lambda record: f"entry-{record.pk}", "data-filtered": ""}
         orderable = False
 
 

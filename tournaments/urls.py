@@ -34,6 +34,7 @@ urlpatterns = [
     path("events/<int:pk>/draw/", event_views.draw, name="draw"),
     path("events/<int:pk>/redraw/", event_views.redraw, name="redraw"),
     path("events/<int:pk>/draw/undo/", event_views.draw_undo, name="draw_undo"),
+    path("events/<int:pk>/check-in/", event_views.check_in_all, name="event_check_in_all"),
     path("events/<int:pk>/late/", event_views.late_entry, name="late_entry"),
     path("events/<int:pk>/pair/", event_views.pair_next_round, name="pair_next_round"),
     path("events/<int:pk>/cut/", event_views.cut, name="cut"),
