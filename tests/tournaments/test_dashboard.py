@@ -268,3 +268,24 @@ def test_the_dashboard_costs_the_same_queries_for_8_or_16_matches(
         response = director_client.get(url(big))
     assert response.status_code == 200 and "1 open score dispute" in text(response)
     assert len(queries) <= 20, len(queries)
+
+
+def test_a_match_begun_on_the_board_counts_from_its_first_roll(
+    director_client, tournament, event_with, director, monkeypatch
+):
+    from matches.board.service import board_game_act, board_game_start
+
+    event = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=event, seed=1, user=director)
+    match = open_matches(event)[0]
+    board = board_game_start(match=match, user=director)
+    opened = director_client.get(url(tournament))
+    assert "No match is in play." in section(opened, "in-play")  # opening it is no beginning
+    board_game_act(
+        board_game=board, version=board.version, action="opening", dice=(3, 1), user=director
+    )
+    rolled = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: rolled + datetime.timedelta(minutes=7))
+    row = section(director_client.get(url(tournament)), "in-play")
+    assert f"{match.player_a.name} – {match.player_b.name}" in row
+    assert "0–0" in row and "7 min" in row and "no table" in row
