@@ -124,9 +124,9 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         )
     )
     disputes = list(
-        Dispute.objects.filter(match__in=[m.pk for m in matches], decided_at__isnull=True).order_by(
-            "opened_at", "id"
-        )
+        Dispute.objects.filter(
+            match__place__event__tournament=tournament, decided_at__isnull=True
+        ).order_by("opened_at", "id")
     )
     seated, not_seated = _seats(matches, by_id, now)
     waiting, steps, stages = [], [], []
