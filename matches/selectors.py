@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Least
 
 from club.audit import audit_for_match
 from club.models import AuditEntry, Player
 from rules.match import GameContext, match_winner
 from rules.match import Match as RulesMatch
 
-from .models import Game, Match
+from .models import BoardAction, Game, Match
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,32 @@ def match_list() -> QuerySet[Match]:
     return Match.objects.select_related("player_a", "player_b").prefetch_related(
         Prefetch("games", queryset=Game.objects.order_by("number"))
     )
+
+
+# the changes that begin a match (US rules 4.10) when its first game is recorded, by hand, by a
+# dispute's decision or from a match file; on the board its first roll begins it
+BEGUN_BY = ("game.recorded", "match.imported")
+
+
+def matches_with_beginning(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    """The matches annotated with ``began_at``: when the site saw each begin.
+
+    Its first roll on the board or its first game recorded, whichever came first: the
+    moment its status became "in play". Derived, not stored: the board's log and the
+    audit trail already hold that moment. None for a match not begun, or one the site has
+    no trace of beginning (its games came with an imported tournament).
+    """
+    first_roll = (
+        BoardAction.objects.filter(game__match=OuterRef("pk")).order_by("at").values("at")[:1]
+    )
+    first_record = (
+        AuditEntry.objects.filter(match_id=OuterRef("pk"), code__in=BEGUN_BY)
+        .order_by("at")
+        .values("at")[:1]
+    )
+    roll, record = Subquery(first_roll), Subquery(first_record)
+    # LEAST of a NULL is NULL on SQLite and not on PostgreSQL: never give it one
+    return queryset.annotate(began_at=Least(Coalesce(roll, record), Coalesce(record, roll)))
 
 
 def player_matches(*, player: Player) -> QuerySet[Match]:

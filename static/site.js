@@ -28,4 +28,43 @@
       item.hidden = wanted !== "" && folded(item.textContent).indexOf(wanted) === -1;
     });
   });
+  // A region marked data-refresh (the director's dashboard) asks its URL for its content every
+  // data-refresh-seconds (the HX-Request header asks for the content only) and swaps it in;
+  // a link that had the focus keeps it. A failure leaves the content as it was and shows the
+  // note marked data-refresh-failed. Without the script the page reloads itself (<noscript>).
+  function selectorOf(element) {  // how to find an element again in the new content
+    if (element.id) { return "#" + CSS.escape(element.id); }
+    var href = element.getAttribute("href");
+    return href ? "[href=\"" + CSS.escape(href) + "\"]" : null;
+  }
+  function refresh(region) {
+    var failed = document.querySelector("[data-refresh-failed]");
+    fetch(region.dataset.refresh, {
+      headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store"
+    }).then(function (response) {
+      // signed out meanwhile: the answer is the sign-in page, not the dashboard
+      if (!response.ok || response.redirected) { throw new Error(String(response.status)); }
+      return response.text();
+    }).then(function (html) {
+      var focused = document.activeElement;
+      var kept = focused !== region && region.contains(focused) ? selectorOf(focused) : null;
+      region.innerHTML = html;
+      var again = kept && region.querySelector(kept);
+      if (again) { again.focus(); }
+      if (failed) { failed.hidden = true; }
+    }).catch(function () {
+      if (failed) { failed.hidden = false; }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-refresh]").forEach(function (region) {
+      var seconds = parseInt(region.dataset.refreshSeconds, 10) || 15;
+      window.setInterval(function () {
+        if (!document.hidden) { refresh(region); }  // a tab out of sight asks nothing
+      }, seconds * 1000);
+      document.addEventListener("visibilitychange", function () {
+        if (!document.hidden) { refresh(region); }  // back in sight: up to date at once
+      });
+    });
+  });
 }());

@@ -53,6 +53,9 @@ ATTEMPTS = {
 # creating a player, a match outside any tournament or a tournament is not a change to
 # anyone's tournament: the Directors group may, so a director of another tournament may too
 CREATING = {"players/new/", "matches/new/", "tournaments/new/", "tournaments/import/"}
+# pages that only read, but only for the tournament's directors (and staff): marked as the
+# changes are (sign_in_required), so the walk refuses them to everyone else
+DIRECTORS_READ = {"tournaments/<int:pk>/export/", "tournaments/<int:pk>/dashboard/"}
 
 
 def site_patterns(resolver=None, prefix=""):
@@ -178,8 +181,11 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
         client.force_login(grouped)
     before = snapshot()
     walked = changing = 0
+    guarded = set()
     for route, pattern in site_patterns():
         changes = getattr(pattern.callback, "changes", False)
+        if changes:
+            guarded.add(route)
         if changes and route in CREATING and who in ("other director", "directors group"):
             continue  # they may create their own (see CREATING)
         path = fill(route, ours)
@@ -196,6 +202,20 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
                 changing += 1
                 assert response.status_code in (403, 405), (path, response.status_code)
     assert walked >= 60 and changing >= 30
+    assert DIRECTORS_READ.issubset(guarded)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("who", ["director", "staff"])
+def test_this_tournament_s_directors_and_staff_read_its_directors_pages(
+    client, director, django_user_model, ours, who
+):
+    if who == "staff":
+        director = django_user_model.objects.create_user("staff", password="pw-1", is_staff=True)
+    client.force_login(director)
+    before = snapshot()
+    for route in DIRECTORS_READ:
+        assert client.get(fill(route, ours)).status_code == 200, route
     assert snapshot() == before
 
 

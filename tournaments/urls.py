@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import event_views, transfer_views, views
+from . import dashboard_views, event_views, transfer_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +19,11 @@ urlpatterns = [
     path("tournaments/<int:pk>/events/new/", event_views.event_new, name="event_new"),
     path(
         "tournaments/<int:pk>/changes/", event_views.tournament_changes, name="tournament_changes"
+    ),
+    path(
+        "tournaments/<int:pk>/dashboard/",
+        dashboard_views.tournament_dashboard_view,
+        name="tournament_dashboard",
     ),
     path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
     path("tournaments/<int:pk>/tables/", event_views.tournament_tables, name="tournament_tables"),

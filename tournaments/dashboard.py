@@ -1,0 +1,288 @@
+"""The director's dashboard: the whole tournament at a glance, read in a fixed number of queries.
+
+Every match in play across the events (and those seated at a table, not begun), the matches
+waiting for a table, the players waiting for an opponent, what a director must settle, and
+what to do next. Nothing is stored for it: scores come from the score sheets, where each
+event stands from :func:`tournaments.selectors.event_progress`, who waits in a knockout from
+its bracket, and when a match began from the board's log and the audit trail
+(:func:`matches.selectors.matches_with_beginning`).
+
+What to do next is a list of codes with parameters (:class:`Step`); the page says them in
+the visitor's language.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+
+from club.models import Player
+from matches.models import Dispute, Game, Match
+from matches.selectors import match_score_sheet, matches_with_beginning
+
+from .models import Entry, Event, Tournament
+from .pairing.bracket import PENDING, LoserOf, WinnerOf
+from .selectors import event_knockout, event_progress, tournament_events
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A match at a table or in play: where, which, who, the score and for how long."""
+
+    match: Match
+    event: Event
+    table: int | None
+    begun: bool
+    score: tuple[int, int] | None  # None before its first game ends
+    began_at: datetime.datetime | None
+    minutes: int | None  # since it began; None when not begun, or not known
+
+    @property
+    def round(self) -> int:
+        return self.match.place.round
+
+    @property
+    def code(self) -> str:
+        return self.match.place.bracket_key  # "" in a Swiss or a round robin
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A player waiting for an opponent.
+
+    ``why``: "winner" or "loser" (of the match ``key``, in a knockout: ``next_key`` is the
+    match they wait to play), "round" (their match of round ``round`` is over while others
+    of it are still playing) or "bye" (they rest in round ``round``).
+    """
+
+    player: Player
+    event: Event
+    why: str
+    key: str = ""
+    next_key: str = ""
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class ToConfirm:
+    """Something a director must settle: for now, a score dispute still open."""
+
+    match: Match
+    event: Event
+    dispute: Dispute
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing to do next: a code and its parameters, put into words by the page.
+
+    Codes: ``check_in`` (count: players entered, not checked in; checked: checked in),
+    ``draw`` (count: players checked in), ``pair`` (round), ``cut`` (count), ``add_tables``
+    (count: matches waiting for a table), ``disputes`` (count), ``add_event``, ``finished``
+    (every event is over), and with nothing else to do ``playing`` (count: matches in play)
+    or ``begin`` (count: matches ready, none begun).
+    """
+
+    code: str
+    event: Event | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    tournament: Tournament
+    now: datetime.datetime
+    tables_numbered: bool
+    seats: tuple[Seat, ...]  # in play or at a table, by table number
+    # not begun and at no table, in the order they are seated: waiting for a table when the
+    # tables are numbered
+    not_seated: tuple[Seat, ...]
+    waiting_players: tuple[Waiting, ...]
+    to_confirm: tuple[ToConfirm, ...]
+    steps: tuple[Step, ...]
+
+
+def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> Dashboard:
+    """The tournament as it stands at ``now``; the same number of queries for any number of
+    matches (one or two more an event, for a Swiss between rounds)."""
+    events = list(tournament_events(tournament=tournament).prefetch_related("byes"))
+    by_id = {e.pk: e for e in events}
+    entries = list(
+        Entry.objects.filter(event__tournament=tournament)
+        .select_related("player")
+        .order_by("seed", "player__name", "id")
+    )
+    matches = list(
+        matches_with_beginning(
+            Match.objects.filter(place__event__tournament=tournament)
+            .select_related("player_a", "player_b", "place", "table")
+            .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+            .order_by("place__event_id", "place__round", "place__id")
+        )
+    )
+    disputes = list(
+        Dispute.objects.filter(
+            match__place__event__tournament=tournament, decided_at__isnull=True
+        ).order_by("opened_at", "id")
+    )
+    seated, not_seated = _seats(matches, by_id, now)
+    waiting, steps, stages = [], [], []
+    for event in events:
+        own_entries = [e for e in entries if e.event_id == event.pk]
+        own_matches = [m for m in matches if m.place.event_id == event.pk]
+        knockout = event_knockout(event=event, entries=own_entries, matches=own_matches)
+        progress = event_progress(event=event, matches=own_matches, knockout=knockout)
+        if knockout is not None:
+            waiting += _knockout_waiting(event, knockout, own_entries)
+        elif event.format == Event.Format.SWISS and progress.stage == "playing":
+            waiting += _swiss_waiting(event, own_matches, progress.round, own_entries)
+        steps += _event_steps(event, progress, own_entries)
+        stages.append(progress.stage)
+    to_confirm = [
+        ToConfirm(d.match, by_id[d.match.place.event_id], d) for d in _with(disputes, matches)
+    ]
+    steps += _tournament_steps(tournament, stages, seated, not_seated, to_confirm)
+    if not steps:  # nothing to do but let them play
+        in_play = sum(s.begun for s in seated)
+        if in_play:
+            steps.append(Step("playing", params={"count": in_play}))
+        else:
+            steps.append(Step("begin", params={"count": len(seated) + len(not_seated)}))
+    return Dashboard(
+        tournament=tournament,
+        now=now,
+        tables_numbered=bool(tournament.tables),
+        seats=tuple(seated),
+        not_seated=tuple(not_seated),
+        waiting_players=tuple(waiting),
+        to_confirm=tuple(to_confirm),
+        steps=tuple(steps),
+    )
+
+
+def _with(disputes: list[Dispute], matches: list[Match]) -> list[Dispute]:
+    """The disputes with their match, already read (no query a dispute)."""
+    by_pk = {m.pk: m for m in matches}
+    for dispute in disputes:
+        dispute.match = by_pk[dispute.match_id]
+    return disputes
+
+
+def _table(match: Match) -> int | None:
+    table = getattr(match, "table", None)  # none: Django raises, the match has no table
+    return table.number if table is not None else None
+
+
+def _seats(
+    matches: list[Match], events: dict[int, Event], now: datetime.datetime
+) -> tuple[list[Seat], list[Seat]]:
+    """The matches at a table or in play; those not begun and at no table."""
+    seated, waiting = [], []
+    for match in matches:
+        table = _table(match)
+        begun = match.status == Match.Status.IN_PLAY
+        if not begun and match.status != Match.Status.SCHEDULED:
+            continue
+        sheet = match_score_sheet(match=match) if begun else None
+        began_at = match.began_at if begun else None
+        seat = Seat(
+            match=match,
+            event=events[match.place.event_id],
+            table=table,
+            begun=begun,
+            score=sheet.score if sheet is not None and sheet.rows else None,
+            began_at=began_at,
+            minutes=max(0, int((now - began_at).total_seconds() // 60)) if began_at else None,
+        )
+        if begun or table is not None:
+            seated.append(seat)
+        else:
+            waiting.append(seat)
+    seated.sort(key=lambda s: (s.table is None, s.table or 0))
+    return seated, waiting
+
+
+def _playing(entries: list[Entry]) -> dict[int, Entry]:
+    return {e.player_id: e for e in entries if e.status != Entry.Status.WITHDRAWN}
+
+
+def _knockout_waiting(event: Event, knockout, entries: list[Entry]) -> list[Waiting]:
+    """Players placed in a match whose other side is still to be decided."""
+    playing = _playing(entries)
+    found = []
+    for slot in knockout.state.slots.values():
+        if slot.winner is not PENDING:
+            continue
+        sides = (slot.first, slot.second)
+        for index, side in enumerate(sides):
+            other = sides[1 - index]
+            player = knockout.player(side)
+            if player is None or other is not PENDING or player.pk not in playing:
+                continue
+            source = slot.match.sources[1 - index]
+            if not isinstance(source, WinnerOf | LoserOf):
+                continue
+            why = "winner" if isinstance(source, WinnerOf) else "loser"
+            found.append(Waiting(player, event, why, key=source.key, next_key=slot.match.key))
+    return found
+
+
+def _swiss_waiting(
+    event: Event, matches: list[Match], current: int | None, entries: list[Entry]
+) -> list[Waiting]:
+    """In the round in play: the players whose match is over, and the one resting."""
+    playing = _playing(entries)
+    found = []
+    for match in matches:
+        if match.place.round != current or not match.decided:
+            continue
+        for player in (match.player_a, match.player_b):
+            if player.pk in playing:
+                found.append(Waiting(player, event, "round", round=current))
+    for bye in event.byes.all():
+        if bye.round == current and bye.player_id in playing:
+            found.append(Waiting(playing[bye.player_id].player, event, "bye", round=current))
+    return found
+
+
+def _event_steps(event: Event, progress, entries: list[Entry]) -> list[Step]:
+    """What the event page's director buttons offer now (see templates/event.html)."""
+    if progress.stage == "entries":
+        if event.parent_id is not None:
+            return []  # drawn by the cut of the event it comes from
+        checked = sum(e.status == Entry.Status.CHECKED_IN for e in entries)
+        registered = sum(e.status == Entry.Status.REGISTERED for e in entries)
+        steps = []
+        if registered:
+            steps.append(Step("check_in", event, {"count": registered, "checked": checked}))
+        steps.append(Step("draw", event, {"count": checked}))
+        return steps
+    if progress.stage == "to_pair":
+        return [Step("pair", event, {"round": progress.round})]
+    if progress.stage == "to_cut":
+        return [Step("cut", event, {"count": event.cut})]
+    return []
+
+
+def _tournament_steps(
+    tournament: Tournament,
+    stages: list[str],
+    seated: list[Seat],
+    waiting: list[Seat],
+    to_confirm: list[ToConfirm],
+) -> list[Step]:
+    """The room's and the disputes' steps; with nothing else to do, why (matches playing, or
+    every event over)."""
+    found = []
+    if waiting and tournament.tables:
+        found.append(Step("add_tables", params={"count": len(waiting)}))
+    if to_confirm:
+        found.append(Step("disputes", params={"count": len(to_confirm)}))
+    if not stages:
+        found.append(Step("add_event"))
+    elif all(stage == "finished" for stage in stages):
+        found.append(Step("finished"))
+    return found
