@@ -39,6 +39,8 @@ from .selectors import (
     event_entries,
     event_knockout,
     event_matches,
+    event_one_defeat,
+    event_placings,
     event_progress,
     event_rounds,
     event_standings,
@@ -250,6 +252,7 @@ def _event_context(request, event: Event, **forms) -> dict:
         ],
         "progress": event_progress(event=event, matches=matches, knockout=knockout),
         "children": list(event.children.all()),
+        "placings": event_placings(event=event, knockout=knockout) if knockout else [],
     }
     if directing and not event.drawn:
         context["entry_form"] = forms.get("entry_form") or EntryForm(event=event)
@@ -257,6 +260,8 @@ def _event_context(request, event: Event, **forms) -> dict:
     begun = any(m.status in (m.Status.IN_PLAY, m.Status.FINISHED) for m in matches)
     if directing and event.drawn and event.parent_id is None and not begun:
         context["redraw_form"] = forms.get("redraw_form") or DrawForm()
+    if directing:
+        context["one_defeat"] = event_one_defeat(event=event, entries=entries)
     late = event.format != Event.Format.ROUND_ROBIN and not context["children"]
     if directing and event.drawn and event.parent_id is None and late:
         context["late_form"] = forms.get("late_form") or LateEntryForm(event=event)

@@ -56,6 +56,11 @@ class EventForm(forms.Form):
     pools = forms.IntegerField(
         label=_("Round robin pools"), min_value=1, max_value=64, required=False
     )
+    third_place = forms.BooleanField(
+        label=_("Play-off for third place"),
+        required=False,
+        help_text=_("a knockout: the semi-finals' losers play for third place"),
+    )
     holland = forms.BooleanField(
         label=_("Holland rule (Galore 5.4)"),
         required=False,

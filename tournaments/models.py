@@ -102,6 +102,11 @@ class Event(models.Model):
         default=False,
         help_text=_("post-Crawford, the trailer may not double before their third turn"),
     )
+    third_place = models.BooleanField(
+        _("play-off for third place"),
+        default=False,
+        help_text=_("a knockout: the semi-finals' losers play for third place"),
+    )
     # a knockout cut from a Swiss is fed by it
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"

@@ -28,6 +28,7 @@ from .pairing.bracket import (
     Slot,
     WinnerOf,
     double_elimination,
+    first_defeat_ends,
     resolve,
     single_elimination,
     with_consolation,
@@ -98,13 +99,27 @@ SHAPES = {
     Event.Format.SINGLE: single_elimination,
     Event.Format.LAST_CHANCE: single_elimination,
     Event.Format.CONSOLATION: with_consolation,
-    Event.Format.PROGRESSIVE: lambda n: with_consolation(n, progressive=True),
-    Event.Format.DOUBLE: double_elimination,
+    Event.Format.PROGRESSIVE: lambda n, **options: with_consolation(n, progressive=True, **options),
+    Event.Format.DOUBLE: lambda n, **options: double_elimination(n),
 }
 
 
 def event_bracket(*, event: Event, entrants: int) -> Bracket:
-    return SHAPES[event.format](entrants)
+    return SHAPES[event.format](entrants, third_place=event.third_place)
+
+
+def event_one_defeat(*, event: Event, entries: list[Entry]) -> tuple[int, int] | None:
+    """(how many go home after their first match, of how many) when that is most of the
+    field: the drawn players, or before the draw those checked in (else those entered)."""
+    if not event.knockout:
+        return None
+    drawn = [e for e in entries if e.seed is not None]
+    playing = [e for e in entries if e.status == Entry.Status.CHECKED_IN]
+    count = len(drawn or playing or [e for e in entries if e.status != Entry.Status.WITHDRAWN])
+    if count < 3:
+        return None
+    out = first_defeat_ends(event_bracket(event=event, entrants=count))
+    return (out, count) if 2 * out > count else None
 
 
 @dataclass(frozen=True)
@@ -144,6 +159,73 @@ def event_knockout(
         if sheet.winner is not None:
             results[key] = seed_of[match.player(sheet.winner).pk]
     return Knockout(bracket, resolve(bracket, results), players, by_key, sheets)
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One finishing place: "1", or a range shared by those out at the same stage."""
+
+    first: int
+    last: int
+    players: tuple[Player, ...]
+
+    @property
+    def label(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
+
+
+def _placings(stages: list[list[Player]]) -> list[Placing]:
+    """Stages best first; a stage's players share the places after those above them."""
+    found, above = [], 0
+    for stage in stages:
+        if stage:
+            found.append(Placing(above + 1, above + len(stage), tuple(stage)))
+            above += len(stage)
+    return found
+
+
+def _round_losers(knockout: Knockout, draw: str) -> list[list[Player]]:
+    """The losers of each round of a draw's decided matches, the last round first."""
+    stages = []
+    for round_matches in reversed(knockout.bracket.rounds(draw)):
+        stage = []
+        for match in round_matches:
+            slot = knockout.state.slots[match.key]
+            loser = knockout.player(slot.loser)
+            if loser is not None:
+                stage.append(loser)
+        stages.append(sorted(stage, key=lambda p: p.name.casefold()))
+    return stages
+
+
+def event_placings(*, event: Event, knockout: Knockout) -> list[tuple[str, list[Placing]]]:
+    """A finished knockout's final placings for every entrant, by the round reached: the
+    main draw (1, 2, 3–4 or a play-off's 3 and 4, 5–8, …), then a consolation's own.
+    Empty until the champion is known."""
+    champion = knockout.champion
+    if champion is None:
+        return []
+    sections = []
+    if event.format == Event.Format.DOUBLE:
+        finals = [s for k, s in knockout.state.slots.items() if s.match.draw == "final"]
+        runner_up = knockout.player(finals[-1].loser) if finals else None
+        stages = [[champion], [runner_up] if runner_up else [], *_round_losers(knockout, "losers")]
+        return [(str(DRAW_TITLES["main"]), _placings(stages))]
+    main = _round_losers(knockout, "main")
+    stages = [[champion], *main]
+    playoff = knockout.state.slots.get("P1-1")
+    if playoff is not None and knockout.player(playoff.winner) is not None:
+        third, fourth = knockout.player(playoff.winner), knockout.player(playoff.loser)
+        stages[2:3] = [[third], [fourth] if fourth else []]
+    sections.append((str(DRAW_TITLES["main"]), _placings(stages)))
+    consolation = knockout.bracket.rounds("consolation")
+    if consolation:
+        last = knockout.state.slots[consolation[-1][0].key]
+        winner = knockout.player(last.winner)
+        if winner is not None:
+            stages = [[winner], *_round_losers(knockout, "consolation")]
+            sections.append((str(DRAW_TITLES["consolation"]), _placings(stages)))
+    return sections
 
 
 def knockout_players_alive(knockout: Knockout) -> set[int]:
@@ -200,6 +282,7 @@ DRAW_TITLES = {
     "main": gettext_lazy("Main draw"),
     "consolation": gettext_lazy("Consolation"),
     "losers": gettext_lazy("Losers' draw"),
+    "third": gettext_lazy("Play-off for third place"),
 }
 PAGE_ENTRANTS = 32  # one landscape page holds a 32-player draw
 
@@ -241,7 +324,7 @@ def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketS
     than 32 entrants split into 32-player parts, then a page for the rounds after them."""
     sections = []
     slots = knockout.state.slots
-    for draw in ("main", "consolation", "losers"):
+    for draw in ("main", "third", "consolation", "losers"):
         rounds = knockout.bracket.rounds(draw)
         if not rounds:
             continue
@@ -266,7 +349,7 @@ def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketS
             start = len(columns) - len(later) + 1
             sections.append(_section(f"{title} ({parts + 1}/{parts + 1})", later, start=start))
         else:
-            sections.append(_section(title, columns, start=1))
+            sections.append(_section(title, columns, start=rounds[0][0].round))
     finals = [slots[m.key] for m in knockout.bracket.matches if m.draw == "final"]
     if "F2-1" in slots:
         finals.append(slots["F2-1"])

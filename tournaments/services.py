@@ -130,6 +130,9 @@ def parse_lengths(text: str) -> list[int]:
     return lengths
 
 
+NO_BRACKET = (Event.Format.SWISS, Event.Format.ROUND_ROBIN, Event.Format.DOUBLE)
+
+
 def event_create(
     *,
     tournament: Tournament,
@@ -142,6 +145,7 @@ def event_create(
     pools: int | None = None,
     parent: Event | None = None,
     holland: bool = False,
+    third_place: bool = False,
     user: Any,
 ) -> Event:
     require(can_direct(user, tournament))
@@ -166,6 +170,7 @@ def event_create(
             pools=pools if format == Event.Format.ROUND_ROBIN else None,
             parent=parent,
             holland=holland,
+            third_place=third_place and format not in NO_BRACKET,
         )
         Round.objects.bulk_create(
             Round(event=event, number=n, length=length) for n, length in enumerate(lengths, 1)
@@ -184,6 +189,7 @@ def event_create(
                 "cut": cut,
                 "pools": event.pools,
                 "holland": holland,
+                "third_place": event.third_place,
             },
         )
     return event

@@ -189,6 +189,7 @@ def _event_out(event, entries, byes, player_key, event_key) -> dict[str, Any]:
         "cut": event.cut,
         "pools": event.pools,
         "holland": event.holland,
+        "third_place": event.third_place,
         "parent": event_key.get(event.parent_id) if event.parent_id else None,
         "draw_seed": event.draw_seed,
         "drawn_at": _time(event.drawn_at),
@@ -589,6 +590,7 @@ class EventIn:
     byes: list[ByeIn]
     matches: list[MatchIn] = field(default_factory=list)
     holland: bool = False
+    third_place: bool = False
 
     @property
     def format_label(self) -> str:
@@ -773,6 +775,7 @@ def _read_event(part: _Part) -> EventIn:
         cut=part.optional_integer("cut", 2, SMALL),
         pools=part.optional_integer("pools", 1, SMALL),
         holland=part.optional_flag("holland"),
+        third_place=part.optional_flag("third_place"),
         parent=part.optional_text("parent", 40),
         draw_seed=part.optional_integer("draw_seed", -BIG - 1, BIG),
         drawn_at=part.optional_time("drawn_at"),
@@ -1466,6 +1469,7 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
             cut=event.cut,
             pools=event.pools,
             holland=event.holland,
+            third_place=event.third_place,
             parent=events[event.parent] if event.parent else None,
             draw_seed=event.draw_seed,
             drawn_at=event.drawn_at,

@@ -66,7 +66,7 @@ def test_an_italian_director_runs_an_event_in_italian(director_client, event_wit
     from tournaments.models import Event
     from tournaments.services import event_draw
 
-    event = event_with(Event.Format.CONSOLATION, 5, seeding=Event.Seeding.RATING)
+    event = event_with(Event.Format.CONSOLATION, 6, seeding=Event.Seeding.RATING)  # 2 to C
     page = director_client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
     page = page.content.decode()
     assert "iscrizioni aperte fino al sorteggio" in page and "Fai il sorteggio" in page

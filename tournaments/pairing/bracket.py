@@ -105,9 +105,43 @@ def _main_draw(entrants: int, prefix: str = "M", draw: str = "main") -> list[Bra
     return matches
 
 
-def single_elimination(entrants: int) -> Bracket:
-    """The main draw: byes to the top seeds (see :mod:`.seeding`), winners go on."""
-    return Bracket(entrants, bracket_size(entrants), tuple(_main_draw(entrants)))
+def single_elimination(entrants: int, *, third_place: bool = False) -> Bracket:
+    """The main draw: byes to the top seeds (see :mod:`.seeding`), winners go on; with
+    ``third_place``, the semi-finals' losers play for third place."""
+    main = _main_draw(entrants)
+    return Bracket(entrants, bracket_size(entrants), tuple(main + _third_place(main, third_place)))
+
+
+def _third_place(main: list[BracketMatch], wanted: bool) -> list[BracketMatch]:
+    """The play-off for third place (key ``P1-1``), played beside the final."""
+    rounds = _by_round(main)
+    last = max(rounds)
+    if not wanted or last < 2:
+        return []
+    semis = rounds[last - 1]
+    return [BracketMatch("P1-1", "third", last, 1, (LoserOf(semis[0].key), LoserOf(semis[1].key)))]
+
+
+def _real(match: BracketMatch) -> bool:
+    """Two seeds meet: a first-round match that is not a bye."""
+    return all(isinstance(source, Seed) for source in match.sources)
+
+
+def _padded(losers: list[Source]) -> list[Source]:
+    """The first-round losers in a draw of the next power of two, a bye beside some of
+    them and never two byes together: nobody plays "bye v bye".
+
+    >>> [type(s).__name__ for s in _padded([LoserOf("a"), LoserOf("b"), LoserOf("c")])]
+    ['LoserOf', 'Bye', 'LoserOf', 'LoserOf']
+    """
+    size = bracket_size(len(losers))
+    byes = size - len(losers)
+    padded: list[Source] = []
+    for index, loser in enumerate(losers):
+        padded.append(loser)
+        if index < byes:
+            padded.append(Bye())
+    return padded
 
 
 def _pair_up(
@@ -140,7 +174,7 @@ class _SideDraw:
         self.prefix, self.draw = prefix, draw
         self.matches: list[BracketMatch] = []
         self.round = 1
-        self.current = first_losers if len(first_losers) == 1 else self.pair(first_losers)
+        self.current = first_losers if len(first_losers) <= 1 else self.pair(first_losers)
 
     def pair(self, sources: list[Source]) -> list[Source]:
         made, winners = _pair_up(sources, self.prefix, self.draw, self.round)
@@ -163,7 +197,9 @@ class _SideDraw:
             self.current = self.pair(self.current)
 
 
-def with_consolation(entrants: int, *, progressive: bool = False) -> Bracket:
+def with_consolation(
+    entrants: int, *, progressive: bool = False, third_place: bool = False
+) -> Bracket:
     """The main draw plus a consolation for its losers.
 
     First-round losers play a bracket of their own; with ``progressive`` the
@@ -173,12 +209,16 @@ def with_consolation(entrants: int, *, progressive: bool = False) -> Bracket:
     main = _main_draw(entrants)
     rounds = _by_round(main)
     last = max(rounds)
-    side = _SideDraw("C", "consolation", [LoserOf(m.key) for m in rounds[1]])
-    if progressive:
+    if progressive:  # later rounds' losers join it, so it keeps the main draw's shape
+        side = _SideDraw("C", "consolation", [LoserOf(m.key) for m in rounds[1]])
         for main_round in range(2, last):
             side.feed([LoserOf(m.key) for m in rounds[main_round]], cross=main_round % 2 == 0)
+    else:  # sized to the players who can enter it: the losers of real first-round matches
+        losers: list[Source] = [LoserOf(m.key) for m in rounds[1] if _real(m)]
+        side = _SideDraw("C", "consolation", _padded(losers) if len(losers) > 1 else [])
     side.finish()
-    return Bracket(entrants, bracket_size(entrants), tuple(main + side.matches))
+    third = _third_place(main, third_place)
+    return Bracket(entrants, bracket_size(entrants), tuple(main + third + side.matches))
 
 
 def double_elimination(entrants: int) -> Bracket:
@@ -195,6 +235,28 @@ def double_elimination(entrants: int) -> Bracket:
     return Bracket(
         entrants, bracket_size(entrants), tuple([*main, *side.matches, final]), reset_final=True
     )
+
+
+def first_defeat_ends(bracket: Bracket) -> int:
+    """How many entrants go home if they lose their first match: nothing takes its loser.
+
+    A player with a bye plays first in round 2. Directors are warned when this is most of
+    the field (a plain knockout: everyone).
+
+    >>> first_defeat_ends(single_elimination(12)), first_defeat_ends(with_consolation(12))
+    (12, 4)
+    >>> first_defeat_ends(double_elimination(12))
+    0
+    """
+    taken = {s.key for m in bracket.matches for s in m.sources if isinstance(s, LoserOf)}
+    feeds = {s.key: m.key for m in bracket.matches for s in m.sources if isinstance(s, WinnerOf)}
+    count = 0
+    for match in bracket.rounds("main")[0]:
+        for source in match.sources:
+            if isinstance(source, Seed):
+                first = match.key if _real(match) else feeds.get(match.key, match.key)
+                count += first not in taken
+    return count
 
 
 @dataclass
