@@ -135,7 +135,7 @@ def event_create(
     with transaction.atomic():
         event = Event.objects.create(
             tournament=tournament,
-            name=name.strip() or Event.Format(format).label,
+            name=name.strip() or str(Event.Format(format).label),
             format=format,
             seeding=seeding,
             swiss_rounds=swiss_rounds if format == Event.Format.SWISS else None,
