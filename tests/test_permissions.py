@@ -48,9 +48,16 @@ ATTEMPTS = {
     "decide": "1",
     "confirm": "1",  # past the confirmation pages: the change itself is attempted
 }
-# creating a player, a match outside any tournament or a tournament is not a change to
-# anyone's tournament: the Directors group may, so a director of another tournament may too
-CREATING = {"players/new/", "matches/new/", "tournaments/new/", "tournaments/import/"}
+# creating or changing a player, a match outside any tournament or a tournament is not a
+# change to anyone's tournament: the Directors group may, so a director of another
+# tournament may too
+CREATING = {
+    "players/new/",
+    "players/<int:pk>/edit/",
+    "matches/new/",
+    "tournaments/new/",
+    "tournaments/import/",
+}
 
 
 def site_patterns(resolver=None, prefix=""):

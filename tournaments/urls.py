@@ -7,6 +7,7 @@ urlpatterns = [
     path("players/", views.players, name="players"),
     path("players/new/", views.player_new, name="player_new"),
     path("players/<int:pk>/", views.player, name="player"),
+    path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("tournaments/", event_views.tournaments, name="tournaments"),
     path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
     path("tournaments/import/", transfer_views.tournament_import_view, name="tournament_import"),
