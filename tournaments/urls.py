@@ -12,6 +12,7 @@ urlpatterns = [
     path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
     path("tournaments/import/", transfer_views.tournament_import_view, name="tournament_import"),
     path("tournaments/<int:pk>/", event_views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/edit/", event_views.tournament_edit, name="tournament_edit"),
     path(
         "tournaments/<int:pk>/export/",
         transfer_views.tournament_export,
@@ -30,6 +31,7 @@ urlpatterns = [
         name="round_table_move",
     ),
     path("events/<int:pk>/", event_views.event, name="event"),
+    path("events/<int:pk>/edit/", event_views.event_edit, name="event_edit"),
     path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
     path("events/<int:pk>/draw/", event_views.draw, name="draw"),
     path("events/<int:pk>/redraw/", event_views.redraw, name="redraw"),
