@@ -54,6 +54,7 @@ ATTEMPTS = {
 CREATING = {
     "players/new/",
     "players/<int:pk>/edit/",
+    "players/import/",
     "matches/new/",
     "tournaments/new/",
     "tournaments/import/",

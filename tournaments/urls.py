@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("players/", views.players, name="players"),
     path("players/new/", views.player_new, name="player_new"),
+    path("players/import/", views.players_import_view, name="players_import"),
     path("players/<int:pk>/", views.player, name="player"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("tournaments/", event_views.tournaments, name="tournaments"),

@@ -4,14 +4,16 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
 from club.filters import PlayerFilter
-from club.forms import PlayerForm
+from club.forms import PlayerForm, PlayersFileForm, import_line_said
 from club.models import Player
 from club.policy import can_create, require, sign_in_required
-from club.services import player_create, player_update
+from club.selectors import players_import_preview
+from club.services import player_create, player_update, players_import
 from club.tables import PlayerTable, table_page
 from matches.selectors import match_list, player_matches, player_record
 from matches.tables import MatchTable
@@ -72,6 +74,39 @@ def player_edit(request, pk: int):
     title = _("Change %(name)s") % {"name": saved_name}
     context = {"form": form, "player_url": person.get_absolute_url(), "title": title}
     return render(request, "player_form.html", context)
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def players_import_view(request):
+    """Upload a CSV of players, see what each row will do, confirm; refusals on the page."""
+    require(can_create(request.user))
+    posted = request.method == "POST"
+    form = PlayersFileForm(request.POST if posted else None, request.FILES if posted else None)
+    context: dict = {"form": form, "lines": None}
+    if posted and form.is_valid():
+        rows = form.cleaned_data["rows"]
+        if "confirm" in request.POST:
+            lines = players_import(rows=rows, user=request.user)
+            created = sum(line.status.creates for line in lines)
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s player is registered; %(left)s row left out.",
+                    "%(count)s players are registered; %(left)s rows left out.",
+                    created,
+                )
+                % {"count": created, "left": len(lines) - created},
+            )
+            return redirect("players")
+        lines = players_import_preview(rows)
+        context.update(
+            lines=[(line, import_line_said(line)) for line in lines],
+            creating=sum(line.status.creates for line in lines),
+            checked=form.cleaned_data["checked"],
+        )
+    status = 400 if form.errors else 200
+    return render(request, "players_import.html", context, status=status)
 
 
 def page_not_found(request, exception=None):
