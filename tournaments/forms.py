@@ -13,7 +13,10 @@ from .services import parse_lengths
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # a date input takes ISO dates only: never the visitor's format (Italian 13/12/2026)
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     directors = forms.ModelMultipleChoiceField(
         get_user_model().objects.none(),

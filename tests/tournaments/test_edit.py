@@ -89,6 +89,13 @@ def test_a_director_puts_the_tournament_right(director_client, director, colleag
     assert "directors from “director” to “colleague, director”" in page
 
 
+def test_the_date_shows_in_italian_too(director_client, tournament):
+    """A date input takes the ISO date only: the Italian 13/12/2026 would show it empty."""
+    url = reverse("tournament_edit", args=[tournament.pk])
+    form = director_client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert 'type="date" name="date" value="2026-12-13"' in form
+
+
 def test_saving_the_tournament_unchanged_records_nothing(director_client, director, tournament):
     url = reverse("tournament_edit", args=[tournament.pk])
     data = {"name": "Torneo di Natale", "date": "2026-12-13", "venue": "Milano"}
