@@ -1,8 +1,12 @@
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from .csvimport import MAX_BYTES, CsvRefused, players_read, rows_read
 from .models import Player
-from .selectors import player_namesakes
+from .selectors import ImportLine, ImportStatus, player_namesakes
 
 
 class PlayerChoiceField(forms.ModelChoiceField):
@@ -21,7 +25,7 @@ class PlayerForm(forms.ModelForm):
     """A player's details. A name already registered asks first: it may be the same person."""
 
     same_name = forms.BooleanField(
-        label=_("Register another player of the same name"), required=False
+        label=gettext_lazy("Register another player of the same name"), required=False
     )
 
     class Meta:
@@ -47,3 +51,104 @@ class PlayerForm(forms.ModelForm):
             )
         data.pop("same_name", None)
         return data
+
+
+class PlayersFileForm(forms.Form):
+    """A CSV file of players, uploaded; after the preview, its text signed in ``checked``.
+
+    The text travels to the confirmation signed and compressed (:mod:`django.core.signing`):
+    nothing is kept on the server in between, a changed text is refused, and the
+    confirmation checks every row again.
+    """
+
+    SALT = "club.players_import"
+    KEPT = 24 * 60 * 60  # a preview may be confirmed for a day
+
+    file = forms.FileField(
+        label=gettext_lazy("Players file (.csv)"),
+        required=False,
+        widget=forms.FileInput(attrs={"accept": ".csv,text/csv"}),
+    )
+    checked = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            try:
+                text, rows = players_read(upload.read(MAX_BYTES + 1))
+            except CsvRefused as refused:
+                raise ValidationError(csv_refusal(refused)) from refused
+            data["checked"] = signing.dumps(text, salt=self.SALT, compress=True)
+        elif data.get("checked"):
+            try:
+                text = signing.loads(data["checked"], salt=self.SALT, max_age=self.KEPT)
+                rows = rows_read(text)
+            except (signing.BadSignature, CsvRefused) as error:
+                raise ValidationError(
+                    _("The file you checked has expired or was changed: choose it again.")
+                ) from error
+        else:
+            raise ValidationError(_("Choose a players file."))
+        data["rows"] = rows
+        return data
+
+
+def csv_refusal(refused: CsvRefused) -> str:
+    """Why a players' file cannot be read, in the visitor's language."""
+    params = refused.params
+    if refused.code == "too-large":
+        return _("The file is too large for a players file (over %(megabytes)s MB).") % params
+    if refused.code == "not-text":
+        return _(
+            "This is not a CSV file: save the sheet as CSV (comma or semicolon separated) and "
+            "choose it again."
+        )
+    if refused.code == "no-name-column":
+        return (
+            _(
+                "The first row names no “name” column (it reads “%(found)s”): the columns are "
+                "name, club, country, email and phone, with their names in the first row."
+            )
+            % params
+        )
+    if refused.code == "malformed":
+        return _("The file cannot be read as CSV at line %(line)s (a quote left open?).") % params
+    return _("The file holds no players: a first row naming the columns, then a row each.")
+
+
+IMPORT_FIELDS = {
+    "name": gettext_lazy("name"),
+    "club": gettext_lazy("club"),
+    "country": gettext_lazy("country"),
+    "email": gettext_lazy("email"),
+    "phone": gettext_lazy("phone"),
+}
+
+
+def import_line_said(line: ImportLine) -> str:
+    """What the import does with a row, in the visitor's language."""
+    if line.status == ImportStatus.NEW:
+        return _("will be registered")
+    if line.status == ImportStatus.NAMESAKE:
+        if not line.namesakes:
+            return _("will be registered; another row of the file has the same name")
+        return _("will be registered, though the name is already registered: %(players)s") % {
+            "players": ", ".join(p.label for p in line.namesakes)
+        }
+    if line.status == ImportStatus.REGISTERED:
+        return _("left out: already registered as %(players)s") % {
+            "players": ", ".join(p.label for p in line.namesakes)
+        }
+    if line.status == ImportStatus.REPEATED:
+        return _("left out: the same player as an earlier row")
+    if line.problem == "no-name":
+        return _("left out: no name")
+    if line.problem == "bad-email":
+        return _("left out: “%(email)s” is not an email address") % line.params
+    if line.problem == "too-long":
+        return _("left out: the %(field)s is over %(limit)s characters") % {
+            "field": IMPORT_FIELDS[line.params["field"]],
+            "limit": line.params["limit"],
+        }
+    return _("left out")

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db.models import QuerySet
 
+from .csvimport import COLUMNS, Row
 from .models import Player
 
 
@@ -11,3 +20,83 @@ def player_namesakes(*, name: str, exclude: int | None = None) -> QuerySet[Playe
     """Players registered under the same name (case and spacing aside): maybe the same person."""
     found = Player.objects.filter(name__iexact=" ".join(name.split()))
     return found.exclude(pk=exclude) if exclude is not None else found
+
+
+class ImportStatus(StrEnum):
+    """What the import does with a row of a players' file."""
+
+    NEW = "new"  # registered
+    NAMESAKE = "namesake"  # registered, though a player of that name is in another club
+    REGISTERED = "registered"  # left out: already registered, same name and club
+    REPEATED = "repeated"  # left out: an earlier row of the file is the same player
+    REFUSED = "refused"  # left out: the row cannot be a player (``problem`` says why)
+
+    @property
+    def creates(self) -> bool:
+        return self in (ImportStatus.NEW, ImportStatus.NAMESAKE)
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    row: Row
+    status: ImportStatus
+    problem: str = ""  # refused: "no-name", "bad-email", "too-long" (params: field, limit)
+    params: dict[str, Any] = field(default_factory=dict)
+    namesakes: tuple[Player, ...] = ()  # namesake, registered: the players already there
+
+
+def _same(text: str) -> str:
+    """Names and clubs compared as a person reads them: case and spacing aside."""
+    return " ".join(text.split()).casefold()
+
+
+def _problem(row: Row) -> tuple[str, dict[str, Any]] | None:
+    if not row.name:
+        return "no-name", {}
+    for column in COLUMNS:
+        limit = Player._meta.get_field(column).max_length
+        if len(getattr(row, column)) > limit:
+            return "too-long", {"field": column, "limit": limit}
+    if row.email:
+        try:
+            validate_email(row.email)
+        except ValidationError:
+            return "bad-email", {"email": row.email}
+    return None
+
+
+def players_import_preview(rows: Iterable[Row]) -> list[ImportLine]:
+    """What importing these rows would do, row by row, against the register as it is now.
+
+    One query, however many rows: the register's names and clubs are read once.
+    """
+    rows = list(rows)
+    wanted = {_same(row.name) for row in rows if row.name}
+    by_name: dict[str, list[Player]] = defaultdict(list)
+    if wanted:
+        for player in Player.objects.only("id", "name", "club").order_by("pk"):
+            key = _same(player.name)
+            if key in wanted:
+                by_name[key].append(player)
+    seen: set[tuple[str, str]] = set()
+    in_file: dict[str, list[Row]] = defaultdict(list)
+    lines = []
+    for row in rows:
+        problem = _problem(row)
+        if problem is not None:
+            lines.append(ImportLine(row, ImportStatus.REFUSED, problem[0], problem[1]))
+            continue
+        name, club = _same(row.name), _same(row.club)
+        registered = tuple(by_name.get(name, ()))
+        same_club = tuple(p for p in registered if _same(p.club) == club)
+        if same_club:
+            lines.append(ImportLine(row, ImportStatus.REGISTERED, namesakes=same_club))
+        elif (name, club) in seen:
+            lines.append(ImportLine(row, ImportStatus.REPEATED))
+        elif registered or in_file[name]:
+            lines.append(ImportLine(row, ImportStatus.NAMESAKE, namesakes=registered))
+        else:
+            lines.append(ImportLine(row, ImportStatus.NEW))
+        seen.add((name, club))
+        in_file[name].append(row)
+    return lines

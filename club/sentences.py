@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 from .audit import audit_sentences_register
@@ -21,21 +24,48 @@ def _created(entry: AuditEntry, who: str) -> str:
     return _("%(who)s registered the player %(name)s.") % {"who": who, **entry.params}
 
 
-def _changed(entry: AuditEntry, who: str) -> str:
+def value_said(value: Any) -> str:
+    """A fact of an audit entry as a sentence shows it: yes or no, a list joined, none empty."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(value_said(item) for item in value)
+    return str(value)
+
+
+def changes_said(
+    entry: AuditEntry,
+    names: Mapping[str, Callable[[], str]],
+    shown: Mapping[str, Callable[[Any], str]] | None = None,
+) -> str:
+    """What an entry changed, field by field: “club from “Zenzero” to “Circolo di Napoli””.
+
+    ``names``: each field's name in the active language; ``shown``: how a field's value reads
+    when it is a code (a format, a draw), else :func:`value_said`.
+    """
     before, after = entry.before or {}, entry.after or {}
-    parts = [
-        _("%(field)s from “%(before)s” to “%(after)s”")
-        % {
-            "field": FIELD_NAMES.get(field, lambda f=field: f)(),
-            "before": before.get(field, ""),
-            "after": value,
-        }
-        for field, value in after.items()
-    ]
+    shown = shown or {}
+    parts = []
+    for field, value in after.items():
+        say = shown.get(field, value_said)
+        parts.append(
+            _("%(field)s from “%(before)s” to “%(after)s”")
+            % {
+                "field": names[field]() if field in names else field,
+                "before": say(before.get(field, "")),
+                "after": say(value),
+            }
+        )
+    return "; ".join(parts)
+
+
+def _changed(entry: AuditEntry, who: str) -> str:
     return _("%(who)s changed the player %(name)s: %(changes)s.") % {
         "who": who,
         "name": entry.params.get("name"),
-        "changes": "; ".join(parts),
+        "changes": changes_said(entry, FIELD_NAMES),
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -9,8 +10,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .audit import audit_record
+from .csvimport import Row
 from .models import Player
 from .policy import can_create, require
+from .selectors import ImportLine, players_import_preview
 
 PLAYER_FIELDS = ("name", "club", "country", "email", "phone")
 
@@ -31,20 +34,45 @@ def player_create(
     user: Any,
 ) -> Player:
     require(can_create(user))
+    with transaction.atomic():
+        return _player_insert(
+            name=name, club=club, country=country, email=email, phone=phone, user=user
+        )
+
+
+def _player_insert(
+    *, name: str, club: str, country: str, email: str, phone: str, user: Any
+) -> Player:
+    """A new player and its audit entry, in the caller's transaction, the policy asked."""
     if not name.strip():
         raise ValidationError(_("A player needs a name."))
-    with transaction.atomic():
-        player = Player.objects.create(
-            name=name.strip(), club=club, country=country, email=email, phone=phone
-        )
-        audit_record(
-            user=user,
-            code="player.created",
-            subject=player,
-            params={"name": player.name},
-            after=_facts(player),
-        )
+    player = Player.objects.create(
+        name=name.strip(), club=club, country=country, email=email, phone=phone
+    )
+    audit_record(
+        user=user,
+        code="player.created",
+        subject=player,
+        params={"name": player.name},
+        after=_facts(player),
+    )
     return player
+
+
+def players_import(*, rows: Iterable[Row], user: Any) -> list[ImportLine]:
+    """Register the players of a file's rows, all or none, each audited as registered.
+
+    The rows are checked again against the register as it is now (it may have changed
+    since the preview): a player registered meanwhile is left out, like a refused row.
+    Returns what was done with each row (``status.creates``: registered).
+    """
+    require(can_create(user))
+    with transaction.atomic():
+        lines = players_import_preview(rows)
+        for line in lines:
+            if line.status.creates:
+                _player_insert(**line.row.details(), user=user)
+    return lines
 
 
 def player_update(*, player: Player, user: Any, **changes: Any) -> Player:

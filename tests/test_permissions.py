@@ -50,9 +50,17 @@ ATTEMPTS = {
     "count_as": "bye",
     "confirm": "1",  # past the confirmation pages: the change itself is attempted
 }
-# creating a player, a match outside any tournament or a tournament is not a change to
-# anyone's tournament: the Directors group may, so a director of another tournament may too
-CREATING = {"players/new/", "matches/new/", "tournaments/new/", "tournaments/import/"}
+# creating or changing a player, a match outside any tournament or a tournament is not a
+# change to anyone's tournament: the Directors group may, so a director of another
+# tournament may too
+CREATING = {
+    "players/new/",
+    "players/<int:pk>/edit/",
+    "players/import/",
+    "matches/new/",
+    "tournaments/new/",
+    "tournaments/import/",
+}
 # pages that only read, but only for the tournament's directors (and staff): marked as the
 # changes are (sign_in_required), so the walk refuses them to everyone else
 DIRECTORS_READ = {"tournaments/<int:pk>/export/", "tournaments/<int:pk>/dashboard/"}

@@ -3,16 +3,19 @@ how each code reads, in the visitor's language."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db.models import Model
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from club.audit import audit_record, audit_sentences_register
 from club.models import AuditEntry
+from club.sentences import changes_said, value_said
 
-from .models import Tournament
+from .models import Event, Tournament
 from .reasons import reason_text
 
 
@@ -177,11 +180,65 @@ def _table_moved(entry: AuditEntry, who: str) -> str:
     return _("%(who)s seated %(a)s – %(b)s at table %(table)s.") % params
 
 
+TOURNAMENT_FIELDS = {
+    "name": lambda: _("name"),
+    "date": lambda: _("date"),
+    "venue": lambda: _("venue"),
+    "directors": lambda: _("directors"),
+}
+EVENT_FIELDS = {
+    "name": lambda: _("name"),
+    "holland": lambda: _("Holland rule"),
+    "format": lambda: _("format"),
+    "lengths": lambda: _("match lengths"),
+    "seeding": lambda: _("draw"),
+    "swiss_rounds": lambda: _("rounds of the Swiss"),
+    "cut": lambda: _("cut"),
+    "pools": lambda: _("pools"),
+}
+
+
+def _date_said(value: object) -> str:
+    try:
+        return date_format(datetime.date.fromisoformat(str(value)))
+    except ValueError:
+        return value_said(value)
+
+
+def _choice_said(choices: type[Event.Format] | type[Event.Seeding]):
+    def say(value: object) -> str:
+        try:
+            return str(choices(value).label)
+        except ValueError:  # a code this version of the site no longer has
+            return value_said(value)
+
+    return say
+
+
+def _tournament_changed(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s changed the tournament %(name)s: %(changes)s.") % {
+        "who": who,
+        "name": entry.params.get("name"),
+        "changes": changes_said(entry, TOURNAMENT_FIELDS, {"date": _date_said}),
+    }
+
+
+def _event_changed(entry: AuditEntry, who: str) -> str:
+    shown = {"format": _choice_said(Event.Format), "seeding": _choice_said(Event.Seeding)}
+    return _("%(who)s changed the event %(event)s: %(changes)s.") % {
+        "who": who,
+        "event": entry.params.get("event"),
+        "changes": changes_said(entry, EVENT_FIELDS, shown),
+    }
+
+
 def register() -> None:
     audit_sentences_register(
         {
             "tournament.created": _say(gettext_noop("%(who)s created the tournament %(name)s.")),
             "event.created": _say(gettext_noop("%(who)s created the event %(event)s.")),
+            "tournament.changed": _tournament_changed,
+            "event.changed": _event_changed,
             "entry.registered": _entry_change,
             "entry.checked_in": _entry_change,
             "entry.withdrawn": _entry_change,

@@ -31,6 +31,7 @@ from .forms import (
     LateRoundsForm,
     TableMoveForm,
     TablesForm,
+    TournamentEditForm,
     TournamentForm,
 )
 from .models import Entry, Event, Tournament
@@ -61,9 +62,11 @@ from .services import (
     event_draw_undo,
     event_pair_next_round,
     event_redraw,
+    event_update,
     tournament_create,
     tournament_dice_allow,
     tournament_late_rounds_set,
+    tournament_update,
 )
 from .tables import EntryTable, PairingTable, TournamentTable, standings_table
 from .venue import PLAYABLE, match_table_move, tournament_room, tournament_tables_set
@@ -84,7 +87,33 @@ def tournament_new(request):
         created = tournament_create(user=request.user, **form.cleaned_data)
         return redirect(created)
     status = 400 if form.errors else 200
-    return render(request, "tournament_form.html", {"form": form}, status=status)
+    context = {"form": form, "title": _("New tournament"), "button": _("Create the tournament")}
+    return render(request, "tournament_form.html", context, status=status)
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request, pk: int):
+    """Its name, date, venue, directors and dice setting put right, by its directors."""
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    form = TournamentEditForm(request.POST or None, tournament=found)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = tournament_update(tournament=found, user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The tournament is saved."))
+            return redirect(saved)
+    status = 400 if form.errors else 200
+    context = {
+        "form": form,
+        "tournament": found,
+        "title": _("Change %(name)s") % {"name": found.name},
+        "button": _("Save"),
+    }
+    return render(request, "tournament_form.html", context, status=status)
 
 
 def tournament(request, pk: int):
@@ -214,7 +243,38 @@ def event_new(request, pk: int):
         else:
             return redirect(created)
     status = 400 if form.errors else 200
-    return render(request, "event_form.html", {"form": form, "tournament": found}, status=status)
+    context = {
+        "form": form,
+        "tournament": found,
+        "title": _("New event"),
+        "button": _("Create the event"),
+    }
+    return render(request, "event_form.html", context, status=status)
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request, pk: int):
+    """Its name and Holland rule at any time; what shapes the draw, before the draw."""
+    found = _directed_event(request, pk)
+    form = EventForm(request.POST or None, event=found)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = event_update(event=found, user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The event is saved."))
+            return redirect(saved)
+    status = 400 if form.errors else 200
+    context = {
+        "form": form,
+        "tournament": found.tournament,
+        "event": found,
+        "title": _("Change %(name)s") % {"name": found.name},
+        "button": _("Save"),
+    }
+    return render(request, "event_form.html", context, status=status)
 
 
 def _event(pk: int) -> Event:

@@ -1,6 +1,7 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from club.forms import PlayerChoiceField, PlayerMultipleChoiceField
@@ -12,7 +13,10 @@ from .services import parse_lengths
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # a date input takes ISO dates only: never the visitor's format (Italian 13/12/2026)
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
     directors = forms.ModelMultipleChoiceField(
         get_user_model().objects.none(),
@@ -26,6 +30,35 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         users = get_user_model().objects.filter(groups__name=settings.DIRECTORS_GROUP)
         self.fields["directors"].queryset = users.order_by("username")
+
+
+class TournamentEditForm(TournamentForm):
+    """A tournament's details put right: its directors (who may be outside the Directors
+    group, named by staff) and whether players enter dice rolled at the table."""
+
+    physical_dice = forms.BooleanField(
+        label=_("Let the players enter dice rolled at the table"), required=False
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        initial = {
+            "name": tournament.name,
+            "date": tournament.date,
+            "venue": tournament.venue,
+            "directors": list(tournament.directors.all()),
+            "physical_dice": tournament.physical_dice,
+        }
+        super().__init__(*args, initial=initial, **kwargs)
+        users = get_user_model().objects.filter(
+            Q(groups__name=settings.DIRECTORS_GROUP) | Q(directed_tournaments=tournament)
+        )
+        directors = self.fields["directors"]
+        directors.queryset = users.distinct().order_by("username")
+        directors.required = True
+        directors.help_text = _("Who runs it; it keeps at least one.")
+        directors.error_messages["required"] = _(
+            "A tournament keeps at least one director: choose who runs it."
+        )
 
 
 class EventForm(forms.Form):
@@ -66,6 +99,26 @@ class EventForm(forms.Form):
         required=False,
         help_text=_("post-Crawford, the trailer may not double before their third turn"),
     )
+
+    # what shapes the draw: changed only before it is made
+    SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools")
+
+    def __init__(self, *args, event=None, **kwargs):
+        if event is not None:
+            kwargs["initial"] = {
+                "name": event.name,
+                "format": event.format,
+                "lengths": ", ".join(str(r.length) for r in event.rounds.all()),
+                "seeding": event.seeding,
+                "swiss_rounds": event.swiss_rounds,
+                "cut": event.cut,
+                "pools": event.pools,
+                "holland": event.holland,
+            }
+        super().__init__(*args, **kwargs)
+        if event is not None and (event.drawn or event.parent_id is not None):
+            for field in self.SETUP:
+                del self.fields[field]
 
     def clean_lengths(self):
         return parse_lengths(self.cleaned_data["lengths"])

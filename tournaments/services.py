@@ -149,20 +149,13 @@ def event_create(
     user: Any,
 ) -> Event:
     require(can_direct(user, tournament))
-    if format == Event.Format.SWISS and not swiss_rounds:
-        raise ValidationError(_("Say how many rounds the Swiss has."))
-    if format == Event.Format.ROUND_ROBIN and not pools:
-        raise ValidationError(_("Say how many round robin pools there are."))
-    if cut is not None and format != Event.Format.SWISS:
-        raise ValidationError(_("Only a Swiss is cut to a knockout."))
-    if cut is not None and cut < 2:
-        raise ValidationError(_("A knockout needs at least two players."))
+    _event_setup_checked(format=format, swiss_rounds=swiss_rounds, cut=cut, pools=pools)
     for length in lengths:
         length_checked(length)
     with transaction.atomic():
         event = Event.objects.create(
             tournament=tournament,
-            name=name.strip() or Event.Format(format).label,
+            name=name.strip() or str(Event.Format(format).label),
             format=format,
             seeding=seeding,
             swiss_rounds=swiss_rounds if format == Event.Format.SWISS else None,
@@ -193,6 +186,196 @@ def event_create(
             },
         )
     return event
+
+
+def _event_setup_checked(
+    *, format: str, swiss_rounds: int | None, cut: int | None, pools: int | None
+) -> None:
+    """The settings an event's format needs, refused in plain words when they do not fit."""
+    if format == Event.Format.SWISS and not swiss_rounds:
+        raise ValidationError(_("Say how many rounds the Swiss has."))
+    if format == Event.Format.ROUND_ROBIN and not pools:
+        raise ValidationError(_("Say how many round robin pools there are."))
+    if cut is not None and format != Event.Format.SWISS:
+        raise ValidationError(_("Only a Swiss is cut to a knockout."))
+    if cut is not None and cut < 2:
+        raise ValidationError(_("A knockout needs at least two players."))
+
+
+class _Keep:
+    """An argument not given: the setting stays as it is (None is a value: no cut, no pools)."""
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP: Any = _Keep()
+
+
+def _tournament_facts(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "venue": tournament.venue,
+        "directors": sorted(u.get_username() for u in tournament.directors.all()),
+    }
+
+
+def tournament_update(
+    *,
+    tournament: Tournament,
+    user: Any,
+    name: str = KEEP,
+    date: datetime.date = KEEP,
+    venue: str = KEEP,
+    directors: Iterable = KEEP,
+    physical_dice: bool = KEEP,
+) -> Tournament:
+    """Put a tournament's details right; what is not given stays. Only its directors (and
+    staff) change it, its directors included; it always keeps at least one."""
+    require(can_direct(user, tournament))
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before = _tournament_facts(locked)
+        if name is not KEEP:
+            if not name.strip():
+                raise ValidationError(_("A tournament needs a name."))
+            locked.name = name.strip()
+        if date is not KEEP:
+            locked.date = date
+        if venue is not KEEP:
+            locked.venue = venue.strip()
+        locked.save(update_fields=["name", "date", "venue"])
+        if directors is not KEEP:
+            chosen = list(directors)
+            if not chosen:
+                raise ValidationError(
+                    _("A tournament keeps at least one director: choose who runs it.")
+                )
+            locked.directors.set(chosen)
+        after = _tournament_facts(locked)
+        if after != before:
+            tournament_audit_record(
+                locked,
+                user,
+                "tournament.changed",
+                params={"name": locked.name},
+                before={k: v for k, v in before.items() if after[k] != v},
+                after={k: v for k, v in after.items() if before[k] != v},
+            )
+        if physical_dice is not KEEP:  # one way to change the dice, with its own sentence
+            locked = tournament_dice_allow(tournament=locked, allowed=physical_dice, user=user)
+    return locked
+
+
+SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools")
+
+
+def _event_facts(event: Event) -> dict[str, Any]:
+    return {
+        "name": event.name,
+        "holland": event.holland,
+        "format": event.format,
+        "lengths": [r.length for r in event.rounds.all()],
+        "seeding": event.seeding,
+        "swiss_rounds": event.swiss_rounds,
+        "cut": event.cut,
+        "pools": event.pools,
+    }
+
+
+def event_update(
+    *,
+    event: Event,
+    user: Any,
+    name: str = KEEP,
+    holland: bool = KEEP,
+    format: str = KEEP,
+    lengths: Sequence[int] = KEEP,
+    seeding: str = KEEP,
+    swiss_rounds: int | None = KEEP,
+    cut: int | None = KEEP,
+    pools: int | None = KEEP,
+) -> Event:
+    """Put an event's settings right; what is not given stays.
+
+    The name and the Holland rule change at any time (the rule then holds for the event's
+    matches not yet begun, as for those still to be paired). The format, the draw, the match
+    lengths, the Swiss rounds, the cut and the pools shape the draw: they change only before
+    it is made.
+    """
+    require(can_direct(user, event.tournament))
+    with transaction.atomic():
+        locked = (
+            Event.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=event.pk)
+        )
+        before = _event_facts(locked)
+        given = {
+            "format": format,
+            "lengths": list(lengths) if lengths is not KEEP else KEEP,
+            "seeding": seeding,
+            "swiss_rounds": swiss_rounds,
+            "cut": cut,
+            "pools": pools,
+        }
+        setup = {k: before[k] if given[k] is KEEP else given[k] for k in SETUP}
+        if setup["format"] != Event.Format.SWISS:
+            setup["swiss_rounds"] = None
+        if setup["format"] != Event.Format.ROUND_ROBIN:
+            setup["pools"] = None
+        if any(setup[k] != before[k] for k in SETUP):
+            if locked.drawn:
+                raise ValidationError(
+                    _(
+                        "The draw of %(event)s is made: its format, draw, match lengths, "
+                        "Swiss rounds, cut and pools stay as they are."
+                    )
+                    % {"event": locked.name}
+                )
+            if setup["seeding"] == Event.Seeding.STANDINGS:
+                raise ValidationError(
+                    _("Only a knockout cut from a Swiss is drawn by its standings.")
+                )
+            _event_setup_checked(
+                format=setup["format"],
+                swiss_rounds=setup["swiss_rounds"],
+                cut=setup["cut"],
+                pools=setup["pools"],
+            )
+            if not setup["lengths"]:
+                raise ValidationError(_("Give at least one match length."))
+            for length in setup["lengths"]:
+                length_checked(length)
+            for field in ("format", "seeding", "swiss_rounds", "cut", "pools"):
+                setattr(locked, field, setup[field])
+            if setup["lengths"] != before["lengths"]:
+                locked.rounds.all().delete()
+                Round.objects.bulk_create(
+                    Round(event=locked, number=n, length=length)
+                    for n, length in enumerate(setup["lengths"], 1)
+                )
+        if name is not KEEP:
+            locked.name = name.strip() or str(Event.Format(locked.format).label)
+        if holland is not KEEP and holland != locked.holland:
+            locked.holland = holland
+            Match.objects.filter(place__event=locked, status=Match.Status.SCHEDULED).update(
+                holland=holland
+            )
+        locked.save()
+        after = _event_facts(locked)
+        if after != before:
+            tournament_audit_record(
+                locked.tournament,
+                user,
+                "event.changed",
+                subject=locked,
+                params={"event": locked.name},
+                before={k: v for k, v in before.items() if after[k] != v},
+                after={k: v for k, v in after.items() if before[k] != v},
+            )
+    return locked
 
 
 # --- entries -----------------------------------------------------------------------------

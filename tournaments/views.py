@@ -1,16 +1,19 @@
 """Public pages for players, and the director's player form."""
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
 from club.filters import PlayerFilter
-from club.forms import PlayerForm
+from club.forms import PlayerForm, PlayersFileForm, import_line_said
 from club.models import Player
 from club.policy import can_create, require, sign_in_required
-from club.services import player_create
+from club.selectors import players_import_preview
+from club.services import player_create, player_update, players_import
 from club.tables import PlayerTable, table_page
 from matches.selectors import match_list, player_matches, player_record
 from matches.tables import MatchTable
@@ -49,7 +52,61 @@ def player_new(request):
         created = player_create(user=request.user, **form.cleaned_data)
         messages.success(request, _("%(name)s is registered.") % {"name": created.name})
         return redirect(created)
-    return render(request, "player_form.html", {"form": form})
+    return render(request, "player_form.html", {"form": form, "title": _("New player")})
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request, pk: int):
+    """A player's details put right: a misspelt name, a new club, an email."""
+    person = get_object_or_404(Player, pk=pk)
+    require(can_create(request.user))
+    saved_name = person.name  # the heading names the player as saved, not as typed
+    form = PlayerForm(request.POST or None, instance=person)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = player_update(player=person, user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("%(name)s is saved.") % {"name": saved.name})
+            return redirect(saved)
+    title = _("Change %(name)s") % {"name": saved_name}
+    context = {"form": form, "player_url": person.get_absolute_url(), "title": title}
+    return render(request, "player_form.html", context)
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def players_import_view(request):
+    """Upload a CSV of players, see what each row will do, confirm; refusals on the page."""
+    require(can_create(request.user))
+    posted = request.method == "POST"
+    form = PlayersFileForm(request.POST if posted else None, request.FILES if posted else None)
+    context: dict = {"form": form, "lines": None}
+    if posted and form.is_valid():
+        rows = form.cleaned_data["rows"]
+        if "confirm" in request.POST:
+            lines = players_import(rows=rows, user=request.user)
+            created = sum(line.status.creates for line in lines)
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s player is registered; %(left)s row left out.",
+                    "%(count)s players are registered; %(left)s rows left out.",
+                    created,
+                )
+                % {"count": created, "left": len(lines) - created},
+            )
+            return redirect("players")
+        lines = players_import_preview(rows)
+        context.update(
+            lines=[(line, import_line_said(line)) for line in lines],
+            creating=sum(line.status.creates for line in lines),
+            checked=form.cleaned_data["checked"],
+        )
+    status = 400 if form.errors else 200
+    return render(request, "players_import.html", context, status=status)
 
 
 def page_not_found(request, exception=None):

@@ -37,3 +37,62 @@ def test_pickers_show_club_and_id_beside_the_name(director_client, anna, bruno, 
     page = director_client.get(reverse("match_new")).content.decode()
     assert f">Anna Rossi (Circolo Backgammon Milano, #{anna.pk})<" in page
     assert f">Anna Rossi (#{twin.pk})<" in page
+
+
+# --- a player's details put right on the site ----------------------------------------------
+
+
+def test_a_director_puts_a_player_s_details_right_and_the_change_is_audited(director_client, anna):
+    from club.audit import audit_for_subject
+
+    page = director_client.get(anna.get_absolute_url()).content.decode()
+    url = reverse("player_edit", args=[anna.pk])
+    assert f'href="{url}"' in page  # the Edit link
+    form = director_client.get(url).content.decode()
+    assert 'value="Circolo Backgammon Milano"' in form
+    answer = director_client.post(
+        url, {"name": "Anna Rossi", "club": "Circolo di Napoli", "email": "anna@example.org"}
+    )
+    assert answer.status_code == 302 and answer["Location"] == anna.get_absolute_url()
+    anna.refresh_from_db()
+    assert (anna.club, anna.email, anna.country) == ("Circolo di Napoli", "anna@example.org", "")
+    (entry,) = audit_for_subject(subject=anna).filter(code="player.changed")
+    assert entry.before == {"club": "Circolo Backgammon Milano", "country": "Italia", "email": ""}
+    assert entry.user_name == "director"
+
+
+def test_renaming_a_player_to_a_namesake_asks_first(director_client, anna, bruno):
+    url = reverse("player_edit", args=[bruno.pk])
+    page = director_client.post(url, {"name": "anna rossi", "club": bruno.club})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Already registered: Anna Rossi (Circolo Backgammon Milano" in text
+    assert "Change Bruno Bianchi" in text  # named as saved, not as typed
+    assert Player.objects.get(pk=bruno.pk).name == "Bruno Bianchi"
+    answer = director_client.post(url, {"name": "Anna Rossi", "same_name": "on"})
+    assert answer.status_code == 302 and Player.objects.filter(name="Anna Rossi").count() == 2
+
+
+def test_a_player_s_form_refuses_in_plain_words(director_client, anna):
+    url = reverse("player_edit", args=[anna.pk])
+    page = director_client.post(url, {"name": "  ", "email": "not an address"})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "This field is required." in text and "Enter a valid email address." in text
+    assert Player.objects.get(pk=anna.pk).name == "Anna Rossi"
+
+
+def test_only_the_club_s_directors_edit_players(client, member, anna):
+    url = reverse("player_edit", args=[anna.pk])
+    answer = client.get(url)
+    assert answer.status_code == 302 and reverse("login") in answer["Location"]
+    assert "player_edit" not in client.get(anna.get_absolute_url()).content.decode()
+    client.force_login(member)
+    assert (
+        reverse("player_edit", args=[anna.pk])
+        not in client.get(anna.get_absolute_url()).content.decode()
+    )
+    refused = client.post(url, {"name": "Intruder"})
+    assert refused.status_code == 403 and "Nothing was changed." in refused.content.decode()
+    assert Player.objects.get(pk=anna.pk).name == "Anna Rossi"
+    assert client.get(reverse("player_edit", args=[anna.pk + 99])).status_code == 404

@@ -50,6 +50,13 @@ def test_a_director_creates_a_tournament_and_an_event(director_client, director)
     assert "Main" in page and "entries open" in page
 
 
+def test_an_event_created_without_a_name_is_named_by_its_format(director_client, tournament):
+    data = {"name": "", "format": "double", "lengths": "5", "seeding": "random"}
+    response = director_client.post(reverse("event_new", args=[tournament.pk]), data)
+    assert response.status_code == 302
+    assert Event.objects.get(tournament=tournament).name == "double elimination"
+
+
 @pytest.mark.parametrize(
     ("lengths", "says"),
     [
