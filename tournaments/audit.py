@@ -195,6 +195,7 @@ EVENT_FIELDS = {
     "swiss_rounds": lambda: _("rounds of the Swiss"),
     "cut": lambda: _("cut"),
     "pools": lambda: _("pools"),
+    "third_place": lambda: _("play-off for third place"),
 }
 
 

@@ -101,7 +101,7 @@ class EventForm(forms.Form):
     )
 
     # what shapes the draw: changed only before it is made
-    SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools")
+    SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools", "third_place")
 
     def __init__(self, *args, event=None, **kwargs):
         if event is not None:
@@ -113,6 +113,7 @@ class EventForm(forms.Form):
                 "swiss_rounds": event.swiss_rounds,
                 "cut": event.cut,
                 "pools": event.pools,
+                "third_place": event.third_place,
                 "holland": event.holland,
             }
         super().__init__(*args, **kwargs)

@@ -268,7 +268,7 @@ def tournament_update(
     return locked
 
 
-SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools")
+SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools", "third_place")
 
 
 def _event_facts(event: Event) -> dict[str, Any]:
@@ -281,6 +281,7 @@ def _event_facts(event: Event) -> dict[str, Any]:
         "swiss_rounds": event.swiss_rounds,
         "cut": event.cut,
         "pools": event.pools,
+        "third_place": event.third_place,
     }
 
 
@@ -296,6 +297,7 @@ def event_update(
     swiss_rounds: int | None = KEEP,
     cut: int | None = KEEP,
     pools: int | None = KEEP,
+    third_place: bool = KEEP,
 ) -> Event:
     """Put an event's settings right; what is not given stays.
 
@@ -319,18 +321,21 @@ def event_update(
             "swiss_rounds": swiss_rounds,
             "cut": cut,
             "pools": pools,
+            "third_place": third_place,
         }
         setup = {k: before[k] if given[k] is KEEP else given[k] for k in SETUP}
         if setup["format"] != Event.Format.SWISS:
             setup["swiss_rounds"] = None
         if setup["format"] != Event.Format.ROUND_ROBIN:
             setup["pools"] = None
+        if setup["format"] in NO_BRACKET:
+            setup["third_place"] = False
         if any(setup[k] != before[k] for k in SETUP):
             if locked.drawn:
                 raise ValidationError(
                     _(
                         "The draw of %(event)s is made: its format, draw, match lengths, "
-                        "Swiss rounds, cut and pools stay as they are."
+                        "Swiss rounds, cut, pools and play-off for third place stay as they are."
                     )
                     % {"event": locked.name}
                 )
@@ -348,7 +353,7 @@ def event_update(
                 raise ValidationError(_("Give at least one match length."))
             for length in setup["lengths"]:
                 length_checked(length)
-            for field in ("format", "seeding", "swiss_rounds", "cut", "pools"):
+            for field in ("format", "seeding", "swiss_rounds", "cut", "pools", "third_place"):
                 setattr(locked, field, setup[field])
             if setup["lengths"] != before["lengths"]:
                 locked.rounds.all().delete()

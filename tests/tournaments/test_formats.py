@@ -130,7 +130,7 @@ def test_every_entrant_gets_a_final_place_by_the_round_reached(
     event_draw(event=event, seed=count, user=director)
     _play_all(event, finish)
     sections = event_placings(event=event, knockout=event_knockout(event=event))
-    title, places = sections[0]
+    _title, places = sections[0]
     assert [p.label for p in places] == expected
     placed = [player.pk for place in places for player in place.players]
     assert sorted(placed) == sorted(event.entries.values_list("player_id", flat=True))
