@@ -310,10 +310,10 @@ def test_a_play_by_clicks_draws_and_moves_the_checkers(sign_in, site, lang, td, 
     assert pips(page) == "Anna Rossi: 163"
     assert page.locator("#pending").text_content().endswith("8/5 6/5")
     click(page, page.locator('#board-area button[value="confirm"]'))
-    assert_drawn(seen(page))  # Bruno on roll now, from his side
+    assert_drawn(seen(page))  # Bruno on roll now; the board stays from Anna's side (issue 14)
     assert page.locator("#board-area .target").count() == 0  # he has not rolled
-    assert pips(page) == "Bruno Bianchi: 167"
-    assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+    assert pips(page) == "Anna Rossi: 163"
+    assert page.locator("#board-area text.pips").last.text_content() == "Bruno Bianchi: 167"
     assert page.refused_styles == []
 
 
@@ -334,8 +334,8 @@ def test_a_typed_play_is_shown_on_the_board_then_confirmed(sign_in, site, lang, 
     page.locator("#typed-play").fill("8/5 6/5")
     click(page, page.locator("#typed-play ~ button"))
     click(page, page.locator('#board-area button[value="confirm"]'))
-    assert pips(page) == "Bruno Bianchi: 167"  # Bruno on roll
-    assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+    assert pips(page) == "Anna Rossi: 163"  # Bruno on roll, the board the same way up
+    assert page.locator("#board-area text.pips").last.text_content() == "Bruno Bianchi: 167"
 
 
 def test_the_targets_work_without_javascript(sign_in, site, lang, td, match5):
@@ -441,3 +441,4 @@ def test_the_game_log_steps_through_one_board_with_the_arrow_keys(sign_in, site,
     page.keyboard.press("ArrowLeft")  # in the ID's box the arrow moves the caret, not the page
     assert page.url.endswith("?at=3#shown")
     assert page.refused_styles == []
+
