@@ -442,3 +442,39 @@ def test_the_game_log_steps_through_one_board_with_the_arrow_keys(sign_in, site,
     assert page.url.endswith("?at=3#shown")
     assert page.refused_styles == []
 
+
+# --- one orientation per device (issue 14) ------------------------------------------------
+
+
+def test_the_table_view_is_kept_on_this_device(sign_in, site, lang, td, match5):
+    """Chosen once on a phone-wide screen, the table view is the board's on every board page
+    of that device (localStorage), and the page never scrolls sideways."""
+    opened(match5, td)
+    url = f"{site.url}/matches/{match5.pk}/board/"
+    table = label(
+        lang,
+        "Board for the table: %(bottom)s at the bottom, %(top)s at the top",
+        bottom="Anna Rossi",
+        top="Bruno Bianchi",
+    )
+    page = sign_in("td", "td-password-1", width=390)
+    page.goto(url)
+    title = page.locator("#board-area svg.board title")
+    assert title.text_content() == label(lang, "Board from the side of %(name)s", name="Anna Rossi")
+    click(page, page.locator('#board-area a[data-view="table"]'))
+    assert title.text_content() == table
+    assert page.locator('#board-area a[data-view="table"]').get_attribute("aria-current")
+    assert page.evaluate("localStorage.getItem('crawford.board.view')") == "table"
+    wide = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(wide)
+    page.goto(f"{site.url}/matches/{match5.pk}/")  # away, and back to the board's plain URL
+    page.goto(url)
+    page.wait_for_function("() => document.getElementById('board-area').dataset.view === 'table'")
+    assert title.text_content() == table and page.url == url
+    assert page.evaluate(wide)
+    # the device's other board pages too: the game log draws its board the same way up
+    page.goto(f"{site.url}/matches/{match5.pk}/games/1/log/")
+    page.wait_for_url("**view=table**")
+    assert page.locator("#shown svg.board title").text_content() == table
+    assert page.evaluate(wide)
+    assert page.refused_styles == []
