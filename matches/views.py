@@ -17,11 +17,19 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.confirm import Confirmation, confirm_page, confirmed
-from club.policy import can_change_match, can_create, match_scope, require, sign_in_required
+from club.policy import (
+    board_sides,
+    can_change_match,
+    can_create,
+    match_scope,
+    require,
+    sign_in_required,
+)
 from club.tables import table_page
 
 from .audit import result_text
 from .board.log import board_game_log
+from .board.views import board_orientation, requested_view
 from .disputes import (
     dispute_close,
     dispute_decide,
@@ -356,8 +364,20 @@ def game_log(request, pk: int, number: int):
         raise Http404
     at = request.GET.get("at", "")
     shown = int(at) if at.isdigit() else None  # anything else: the last action
-    log = board_game_log(board_game=board_game, at=shown) if board_game else None
-    context = {"match": found, "number": number, "board_game": board_game, "log": log}
+    view = requested_view(request)
+    orientation = board_orientation(view, board_sides(request.user, found))
+    log = (
+        board_game_log(board_game=board_game, at=shown, orientation=orientation)
+        if board_game
+        else None
+    )
+    context = {
+        "match": found,
+        "number": number,
+        "board_game": board_game,
+        "log": log,
+        "view": view,
+    }
     return render(request, "game_log.html", context)
 
 

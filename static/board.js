@@ -45,7 +45,26 @@
       if (ticket === clicks && !waiting) { swap(html); }
     });
   }
+  // Which way up the board is drawn (?view=, see matches/board/views.py) is kept per device,
+  // in localStorage: not in the database, since one player's phone and the club's tablet differ.
+  var VIEW_KEY = "crawford.board.view", VIEWS = ["mine", "a", "b", "table"];
+  function storedView() {
+    try {
+      var view = window.localStorage.getItem(VIEW_KEY);
+      return VIEWS.indexOf(view) >= 0 ? view : "";
+    } catch (error) { return ""; }  // storage refused (a private window): the default view
+  }
+  function storeView(view) {
+    try { window.localStorage.setItem(VIEW_KEY, view); } catch (error) { /* kept for the page */ }
+  }
   document.addEventListener("click", function (event) {
+    var choice = event.target.closest("#board-area a[data-view]");
+    if (choice) {
+      event.preventDefault();
+      storeView(choice.dataset.view);
+      load(choice.getAttribute("href"));
+      return;
+    }
     var link = event.target.closest("#board-area a.target");
     if (!link) { return; }
     event.preventDefault();
@@ -74,6 +93,18 @@
     if (link) { event.preventDefault(); window.location.assign(link.href); }
   });
   // ...and the list of actions, where it scrolls beside the board, shows the one on it.
+  // A board page drawn the default way up is drawn again the way this device keeps it; the game
+  // log's board (a page of plain links) is loaded again with the view, which its links carry on.
+  document.addEventListener("DOMContentLoaded", function () {
+    var view = storedView(), board = area(), shown = document.getElementById("shown");
+    if (view && board && board.dataset.view !== view) {
+      load(board.dataset.url + "?view=" + view);
+    } else if (view && shown && shown.dataset.view !== view) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("view", view);
+      window.location.replace(url.toString());
+    }
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var list = document.getElementById("log");
     var current = list && list.querySelector("[aria-current]");
@@ -85,6 +116,8 @@
   setInterval(function () {
     var board = area();
     if (!board || !board.dataset.version || document.hidden) { return; }
-    refresh(board.dataset.url + "?since=" + board.dataset.version + "&n=" + board.dataset.number);
+    var view = board.dataset.view ? "&view=" + board.dataset.view : "";
+    refresh(board.dataset.url + "?since=" + board.dataset.version + "&n=" + board.dataset.number +
+      "&s=" + encodeURIComponent(board.dataset.score) + view);
   }, 4000);
 })();

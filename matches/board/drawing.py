@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules.game import Act, Game, Phase
 from rules.matchid import MatchState
@@ -25,12 +25,14 @@ from rules.turn import Turn
 
 from .service import ACTS
 
-WIDTH, HEIGHT = 410, 366
+WIDTH, HEIGHT = 410, 392
 MARGIN, POINT, BAR_WIDTH, TRAY_X, TRAY_WIDTH = 10, 26, 30, 362, 40
-TOP, BOTTOM, MIDDLE = 20, 320, 170  # point tips reach 150 and 190; numbers outside the frame
+# point tips reach 196 and 236; numbers outside the frame, a band for each name beyond them
+TOP, BOTTOM, MIDDLE = 44, 346, 196
 RADIUS = 12
-COLOURS = ("#f4efe3", "#2b2b2b")  # player A light, player B dark
+COLOURS = ("#f4efe3", "#2b2b2b")  # player A light (white), player B dark (black)
 INKS = ("#2b2b2b", "#f4efe3")
+COLOUR_NAMES = (gettext_lazy("White"), gettext_lazy("Black"))  # what COLOURS look like
 
 
 def svg_number(value: float) -> str:
@@ -48,6 +50,25 @@ def svg_number(value: float) -> str:
 
 
 @dataclass(frozen=True)
+class Orientation:
+    """Which way up the board is drawn: the same on every turn, whoever is on roll.
+
+    ``bottom`` is the player (0 for A, 1 for B) whose home board is bottom right and
+    whose count numbers the points. ``table`` is for a tablet lying between the two
+    players: player A sits at the bottom edge, player B across the table at the top.
+    Turning the whole board for each turn (or by CSS) would leave one player reading
+    everything upside down, and gives neither their own point numbers; instead each
+    edge speaks to the player sitting there: the numbers along it count from that
+    player's own home board (1-12 on their near side), and their name and pip count are
+    written facing them, turned half a turn for the player at the top. The points far
+    from a player carry the other player's numbers, as a physical board's would.
+    """
+
+    bottom: int = 0
+    table: bool = False
+
+
+@dataclass(frozen=True)
 class Shape:
     """One SVG element; its numbers already written by ``svg_number``."""
 
@@ -61,6 +82,7 @@ class Shape:
     width: str = "0"
     height: str = "0"
     css: str = ""
+    turn: str = ""  # an SVG rotate(): "180 x y" for text facing the top edge (the table view)
 
 
 def _rect(x: float, y: float, width: float, height: float, fill: str, css: str = "") -> Shape:
@@ -72,9 +94,14 @@ def _checker(x: float, y: float, fill: str) -> Shape:
     return Shape("checker", svg_number(x), svg_number(y), fill=fill, size=svg_number(RADIUS - 0.5))
 
 
-def _text(x: float, y: float, text: str, size: float, fill: str, css: str = "") -> Shape:
+def _text(
+    x: float, y: float, text: str, size: float, fill: str, css: str = "", turned: bool = False
+) -> Shape:
+    """Text centred on ``x``, its baseline at ``y``; ``turned``: upside down, about its middle
+    (so it stays where it was put, readable from across the table)."""
     n = svg_number
-    return Shape("text", n(x), n(y), text=text, size=n(size), fill=fill, css=css)
+    turn = f"180 {n(x)} {n(y - size * 0.35)}" if turned else ""
+    return Shape("text", n(x), n(y), text=text, size=n(size), fill=fill, css=css, turn=turn)
 
 
 def _triangle(x: float, base: float, tip: float, fill: str) -> Shape:
@@ -87,7 +114,8 @@ def _triangle(x: float, base: float, tip: float, fill: str) -> Shape:
 class Target:
     """A place to click: a link choosing a checker, or a button moving it there.
 
-    Its area is in the board's SVG coordinates, written by ``svg_number``.
+    Its area is in the board's SVG coordinates, written by ``svg_number``; ``point`` is
+    in the numbering of the player moving, whichever way up the board is drawn.
     """
 
     point: int
@@ -101,6 +129,21 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Side:
+    """One player as the board shows them: name, checker colour, pip count."""
+
+    name: str
+    colour: str  # the checkers' fill
+    colour_name: str  # "White", in the visitor's language
+    pips: int
+    bottom: bool  # their home board is at the bottom of the drawing
+
+    @property
+    def css(self) -> str:
+        return "white" if self.colour == COLOURS[0] else "black"
+
+
+@dataclass(frozen=True)
 class Drawing:
     view_box = f"0 0 {WIDTH} {HEIGHT}"
     shapes: tuple[Shape, ...]
@@ -108,10 +151,11 @@ class Drawing:
     title: str
     description: str
     point_labels: tuple[str, ...] = field(default=())
+    sides: tuple[Side, ...] = field(default=())  # players A and B, in the page header's order
 
 
 def _column(point: int) -> float:
-    """The left edge of a point's column, from the side of the player on roll."""
+    """The left edge of a point's column, numbered from the side of the player at the bottom."""
     if point <= 12:
         index = point - 1  # 0..11 from the right
         if index < 6:
@@ -131,18 +175,27 @@ def board_drawing(
     turn: Turn | None = None,
     chosen: int | None = None,
     clickable: bool = False,
+    orientation: Orientation = Orientation(),
+    score: tuple[int, int] | None = None,
 ) -> Drawing:
-    """The board from the side of the player on roll, with what may be clicked now.
+    """The board the way up ``orientation`` says, with what may be clicked now.
 
     ``state`` is the gnubg Match ID's view of the moment (cube, dice, score),
     the live game's or a log entry's; ``names`` are players A and B;
-    ``position`` is the board to show (mid-turn when moves are pending);
-    ``chosen`` the point whose checker was picked.
+    ``position`` is the board to show (mid-turn when moves are pending), from the
+    side of the player on roll; ``chosen`` the point whose checker was picked;
+    ``score`` the match score (A, B) to show when it is no longer the state's (the
+    game just ended and is on the score sheet).
     """
     me = state.player_on_roll
-    mine, theirs = position.on_roll, position.opponent
-    my_name, their_name = names[me], names[1 - me]
-    colours = (COLOURS[me], COLOURS[1 - me])
+    low = orientation.bottom  # the player whose home board is bottom right
+    high = 1 - low
+    # each player's checkers in their own numbering, A's then B's
+    counts = (
+        (position.on_roll, position.opponent) if me == 0 else (position.opponent, position.on_roll)
+    )
+    pip_counts = position.pips if me == 0 else position.pips[::-1]
+    score = score if score is not None else state.score
     shapes: list[Shape] = [
         _rect(0, 0, WIDTH, HEIGHT, "#7a5230"),
         _rect(MARGIN, TOP, 6 * POINT, BOTTOM - TOP, "#e9dcc0"),
@@ -150,26 +203,28 @@ def board_drawing(
         _rect(TRAY_X, TOP, TRAY_WIDTH, BOTTOM - TOP, "#5e3f24"),
     ]
     labels: list[str] = []
-    for point in range(1, 25):
+    for point in range(1, 25):  # numbered from the side of the player at the bottom
         x = _column(point)
         top_row = point >= 13
         base, tip = (TOP, TOP + 130) if top_row else (BOTTOM, BOTTOM - 130)
         fill = "#a33b2b" if point % 2 else "#3c6e58"
         shapes.append(_triangle(x, base, tip, fill))
         number_y = TOP - 6 if top_row else BOTTOM + 13
-        shapes.append(_text(x + POINT / 2, number_y, str(point), 11, "#f4efe3", css="number"))
-        count, colour, owner = 0, "", ""
-        if mine[point]:
-            count, colour, owner = mine[point], colours[0], my_name
-        elif theirs[25 - point]:
-            count, colour, owner = theirs[25 - point], colours[1], their_name
+        turned = orientation.table and top_row  # the top player's own count, facing them
+        number = str(25 - point if turned else point)
+        shapes.append(_text(x + POINT / 2, number_y, number, 11, "#f4efe3", "number", turned))
+        count, player = 0, low
+        if counts[low][point]:
+            count = counts[low][point]
+        elif counts[high][25 - point]:
+            count, player = counts[high][25 - point], high
+        colour = COLOURS[player]
         for k in range(min(count, 5)):
             cy = TOP + RADIUS + k * 2 * RADIUS if top_row else BOTTOM - RADIUS - k * 2 * RADIUS
             shapes.append(_checker(x + POINT / 2, cy, colour))
         if count > 5:
             cy = TOP + RADIUS + 8 * RADIUS if top_row else BOTTOM - RADIUS - 8 * RADIUS
-            ink = INKS[me] if colour == colours[0] else INKS[1 - me]
-            shapes.append(_text(x + POINT / 2, cy + 4, str(count), 11, ink))
+            shapes.append(_text(x + POINT / 2, cy + 4, str(count), 11, INKS[player]))
         if count:
             labels.append(
                 ngettext(
@@ -177,45 +232,39 @@ def board_drawing(
                     "Point %(point)s: %(count)s checkers of %(name)s",
                     count,
                 )
-                % {"point": point, "count": count, "name": owner}
+                % {"point": point, "count": count, "name": names[player]}
             )
     bar_x = MARGIN + 6 * POINT + BAR_WIDTH / 2
-    for count, colour, below in ((mine[BAR], colours[0], True), (theirs[BAR], colours[1], False)):
+    for player, below in ((low, True), (high, False)):
+        count = counts[player][BAR]
         for k in range(min(count, 3)):
-            cy = (
-                MIDDLE + 2 * RADIUS + k * 2 * RADIUS
-                if below
-                else MIDDLE - 2 * RADIUS - k * 2 * RADIUS
+            step = 2 * RADIUS + k * 2 * RADIUS
+            shapes.append(
+                _checker(bar_x, MIDDLE + step if below else MIDDLE - step, COLOURS[player])
             )
-            shapes.append(_checker(bar_x, cy, colour))
         if count > 3:
             shapes.append(_text(bar_x, MIDDLE + (90 if below else -86), str(count), 11, "#fff"))
-    if mine[BAR]:
-        labels.append(
-            _("On the bar: %(count)s of %(name)s") % {"count": mine[BAR], "name": my_name}
-        )
-    if theirs[BAR]:
-        labels.append(
-            _("On the bar: %(count)s of %(name)s") % {"count": theirs[BAR], "name": their_name}
-        )
+    for player in (low, high):
+        if counts[player][BAR]:
+            labels.append(
+                _("On the bar: %(count)s of %(name)s")
+                % {"count": counts[player][BAR], "name": names[player]}
+            )
     tray_mid = TRAY_X + TRAY_WIDTH / 2
-    for count, colour, y in (
-        (mine[OFF], colours[0], BOTTOM - 40),
-        (theirs[OFF], colours[1], TOP + 10),
-    ):
-        for k in range(count):
+    for player, y in ((low, BOTTOM - 40), (high, TOP + 10)):
+        for k in range(counts[player][OFF]):
             tray_y = y + 30 - k * 4 if y > MIDDLE else y + k * 4
-            shapes.append(_rect(TRAY_X + 6, tray_y, TRAY_WIDTH - 12, 3.4, colour))
+            shapes.append(_rect(TRAY_X + 6, tray_y, TRAY_WIDTH - 12, 3.4, COLOURS[player]))
     labels.append(
         _("Borne off: %(mine)s of %(me)s, %(theirs)s of %(them)s")
-        % {"mine": mine[OFF], "me": my_name, "theirs": theirs[OFF], "them": their_name}
+        % {"mine": counts[0][OFF], "me": names[0], "theirs": counts[1][OFF], "them": names[1]}
     )
     # the cube: in the middle of the tray while centred, else on its owner's side
     cube = state.cube
     if state.cube_owner is None:
         cube_y = MIDDLE - 13
     else:
-        cube_y = BOTTOM - 95 if state.cube_owner == me else TOP + 70
+        cube_y = BOTTOM - 95 if state.cube_owner == low else TOP + 70
     shapes.append(_rect(TRAY_X + 7, cube_y, 26, 26, "#fff", css="cube"))
     shapes.append(_text(tray_mid, cube_y + 18, str(64 if cube == 1 else cube), 13, "#000"))
     # dice
@@ -232,40 +281,51 @@ def board_drawing(
             x = dx + i * 30
             shapes.append(_rect(x, MIDDLE - 12, 24, 24, "#ddd" if used else "#fff", css="die"))
             shapes.append(_text(x + 12, MIDDLE + 5, str(face), 15, "#999" if used else "#000"))
-    pips = position.pips
-    shapes.append(
-        _text(MARGIN + 3 * POINT, BOTTOM + 30, f"{my_name}: {pips[0]}", 12, "#fff", "pips")
-    )
-    score = state.score
-    score_text = f"{score[me]}–{score[1 - me]}"
-    shapes.append(_text(tray_mid, BOTTOM + 22, score_text, 12, "#fff", css="score"))
+    # each player's name and pip count at their own edge, a swatch of their colour beside it
+    name_x = MARGIN + 6 * POINT + BAR_WIDTH / 2
+    for player, y in ((low, BOTTOM + 33), (high, TOP - 27)):
+        turned = orientation.table and player == high
+        label = f"{names[player]}: {pip_counts[player]}"
+        half = min(len(label) * 3.4, name_x - MARGIN - 16)  # about half the text's width
+        swatch_x = name_x + half + 4 if turned else name_x - half - 16  # before the name
+        shapes.append(_rect(swatch_x, y - 10, 12, 12, COLOURS[player], css="swatch"))
+        shapes.append(_text(name_x, y, label, 12, "#fff", "pips", turned))
+    shapes.append(_text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score"))
     length = state.match_length
     shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
-    their_pips = f"{their_name}: {pips[1]}"
-    shapes.append(
-        _text(MARGIN + 9 * POINT + BAR_WIDTH, BOTTOM + 30, their_pips, 12, "#fff", "pips")
-    )
-    targets = _targets(turn, chosen, names[me]) if clickable and turn is not None else ()
-    title = _("Board from the side of %(name)s") % {"name": my_name}
+    targets = ()
+    if clickable and turn is not None:
+        targets = _targets(turn, chosen, names[me], flipped=me != low)
+    if orientation.table:
+        title = _("Board for the table: %(bottom)s at the bottom, %(top)s at the top") % {
+            "bottom": names[low],
+            "top": names[high],
+        }
+    else:
+        title = _("Board from the side of %(name)s") % {"name": names[low]}
     description = _(
         "Score %(me)s %(my_score)s, %(them)s %(their_score)s, match to %(length)s. "
         "Pip count: %(me)s %(mine)s, %(them)s %(theirs)s. Cube at %(cube)s."
-    ) % {
-        "me": my_name,
-        "them": their_name,
-        "my_score": score[me],
-        "their_score": score[1 - me],
+    ) % {  # players A and B, in the page header's order
+        "me": names[0],
+        "them": names[1],
+        "my_score": score[0],
+        "their_score": score[1],
         "length": length,
-        "mine": pips[0],
-        "theirs": pips[1],
+        "mine": pip_counts[0],
+        "theirs": pip_counts[1],
         "cube": cube,
     }
     if state.dice is not None:
         description += " " + _("Dice: %(a)s-%(b)s.") % {"a": state.dice[0], "b": state.dice[1]}
-    return Drawing(tuple(shapes), targets, title, description, tuple(labels))
+    sides = tuple(
+        Side(names[p], COLOURS[p], str(COLOUR_NAMES[p]), pip_counts[p], p == low) for p in (0, 1)
+    )
+    return Drawing(tuple(shapes), targets, title, description, tuple(labels), sides)
 
 
-def _targets(turn: Turn, chosen: int | None, name: str) -> tuple[Target, ...]:
+def _targets(turn: Turn, chosen: int | None, name: str, flipped: bool) -> tuple[Target, ...]:
+    """The places to click, in the mover's numbering; ``flipped``: the mover is at the top."""
     options = turn.options
     targets = []
     if chosen is not None and any(step.source == chosen for step in options):
@@ -273,28 +333,33 @@ def _targets(turn: Turn, chosen: int | None, name: str) -> tuple[Target, ...]:
             if step.source != chosen:
                 continue
             label = _("Move to %(point)s") % {"point": point_name(step.destination)}
-            targets.append(Target(step.destination, label, *_area(step.destination), button=True))
-        targets.append(Target(chosen, _("Choose another checker"), *_area(chosen), chosen=True))
+            area = _area(step.destination, flipped)
+            targets.append(Target(step.destination, label, *area, button=True))
+        area = _area(chosen, flipped)
+        targets.append(Target(chosen, _("Choose another checker"), *area, chosen=True))
         return tuple(targets)
     for source in sorted({step.source for step in options}, reverse=True):
         label = _("Move a checker of %(name)s from %(point)s") % {
             "name": name,
             "point": point_name(source),
         }
-        targets.append(Target(source, label, *_area(source)))
+        targets.append(Target(source, label, *_area(source, flipped)))
     return tuple(targets)
 
 
-def _area(point: int) -> tuple[str, str, str, str]:
-    """The clickable area of a point, the bar (25) or the bearing-off tray (0): x, y, w, h."""
-    if point == BAR:
-        x, y, w, h = MARGIN + 6 * POINT, MIDDLE, BAR_WIDTH, BOTTOM - MIDDLE
-    elif point == OFF:
-        x, y, w, h = TRAY_X, MIDDLE, TRAY_WIDTH, BOTTOM - MIDDLE
-    elif point >= 13:
-        x, y, w, h = _column(point), TOP, POINT, 140
+def _area(point: int, flipped: bool = False) -> tuple[str, str, str, str]:
+    """The clickable area of a point, the bar (25) or the bearing-off tray (0): x, y, w, h.
+
+    ``point`` is in the mover's numbering; ``flipped`` when the mover is the player at the
+    top (their point n is the bottom player's 25 - n, their bar and tray the top halves).
+    """
+    if point in (BAR, OFF):
+        x, w = (MARGIN + 6 * POINT, BAR_WIDTH) if point == BAR else (TRAY_X, TRAY_WIDTH)
+        y, h = (TOP, MIDDLE - TOP) if flipped else (MIDDLE, BOTTOM - MIDDLE)
     else:
-        x, y, w, h = _column(point), BOTTOM - 140, POINT, 140
+        drawn = 25 - point if flipped else point
+        y = TOP if drawn >= 13 else BOTTOM - 140
+        x, w, h = _column(drawn), POINT, 140
     return svg_number(x), svg_number(y), svg_number(w), svg_number(h)
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from rules.game import Act, Action
 
 from ..models import BoardGame
-from .drawing import Drawing, board_drawing
+from .drawing import Drawing, Orientation, board_drawing
 from .service import board_state
 
 
@@ -57,8 +57,11 @@ class GameLog:
         return position.pips if position else None
 
 
-def board_game_log(*, board_game: BoardGame, at: int | None = None) -> GameLog:
-    """The game's actions, and the board after action ``at`` (the last when None or past it)."""
+def board_game_log(
+    *, board_game: BoardGame, at: int | None = None, orientation: Orientation | None = None
+) -> GameLog:
+    """The game's actions, and the board after action ``at`` (the last when None or past it),
+    drawn the way up ``orientation`` says (as the device draws the live board)."""
     match = board_game.match
     names = (str(match.player_a), str(match.player_b))
     log = board_state(board_game=board_game).game.log
@@ -75,7 +78,12 @@ def board_game_log(*, board_game: BoardGame, at: int | None = None) -> GameLog:
     return GameLog(
         lines=lines,
         shown=shown,
-        drawing=board_drawing(state=action.state, position=action.position, names=names),
+        drawing=board_drawing(
+            state=action.state,
+            position=action.position,
+            names=names,
+            orientation=orientation or Orientation(),
+        ),
         on_roll=names[on_roll],
         other=names[1 - on_roll],
     )

@@ -8,6 +8,8 @@ same requests return only the board, which replaces the old one in place.
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from club.policy import board_sides, can_type_dice, match_scope, sign_in_required
@@ -15,7 +17,7 @@ from club.policy import board_sides, can_type_dice, match_scope, sign_in_require
 from ..forms import RESIGNED, BoardActionForm
 from ..models import BoardGame
 from ..selectors import match_list, match_score_sheet
-from .drawing import board_buttons, board_drawing
+from .drawing import Orientation, board_buttons, board_drawing
 from .service import (
     BoardChanged,
     board_game_act,
@@ -30,14 +32,64 @@ def _fragment(request) -> bool:
     return request.headers.get("X-Board") == "1"
 
 
+VIEWS = ("mine", "a", "b", "table")  # ?view=: which way up the board is drawn on this device
+
+
+def requested_view(request) -> str:
+    """The orientation the request asks for ('' when none: the default, "mine").
+
+    The device keeps its choice (static/board.js, in localStorage) and adds it to every
+    request; links and forms of a board drawn for a choice carry it on without JavaScript.
+    """
+    view = request.GET.get("view") or request.POST.get("view") or ""
+    return view if view in VIEWS else ""
+
+
+def board_orientation(view: str, sides: frozenset[int]) -> Orientation:
+    """The board's orientation for a ``view`` of ``VIEWS``.
+
+    "mine" (the default): the side of a signed-in player of the match at the bottom; for
+    anyone else (a director acts for both, a spectator for neither) player A's, the first
+    name of the page header. The board no longer turns with each turn: a device keeps one.
+    """
+    if view == "table":
+        return Orientation(bottom=0, table=True)
+    if view in ("a", "b"):
+        return Orientation(bottom=VIEWS.index(view) - 1)
+    return Orientation(bottom=min(sides) if len(sides) == 1 else 0)
+
+
+def _view_choices(view: str, sides: frozenset[int], names: tuple[str, str]):
+    """The orientation control's choices: (view, label, chosen), "mine" for a player only."""
+    shown = view or "mine"
+    choices = []
+    if len(sides) == 1:
+        choices.append(("mine", _("My side at the bottom")))
+    elif shown == "mine":
+        shown = "a"  # the same drawing: player A at the bottom
+    for view_key, name in zip(("a", "b"), names, strict=True):
+        choices.append((view_key, _("%(name)s at the bottom") % {"name": name}))
+    choices.append(("table", _("Table view")))
+    return [(key, label, key == shown) for key, label in choices]
+
+
+def _to_board(pk: int, view: str):
+    """Back to the board after a form without JavaScript, drawn the same way up."""
+    return redirect(reverse("board", args=[pk]) + (f"?view={view}" if view else ""))
+
+
 def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
     board_game = board_game_current(match=match)
     sheet = match_score_sheet(match=match)
     sides = board_sides(request.user, match)
     names = (str(match.player_a), str(match.player_b))
+    view = requested_view(request)
     context = {
         "match": match,
         "sheet": sheet,
+        "view": view,
+        "view_query": f"?view={view}" if view else "",
+        "view_choices": _view_choices(view, sides, names),
         "error": error,
         "sides": sides,
         "levels": RESIGNED,
@@ -64,6 +116,8 @@ def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
                 turn=state.turn,
                 chosen=chosen,
                 clickable=bool(sides) and game.acting in sides and not state.recorded,
+                orientation=board_orientation(view, sides),
+                score=sheet.score,  # the sheet's: a game that just ended is counted
             ),
             buttons=board_buttons(game, sides, state.turn, recorded=state.recorded),
             chosen=chosen,
@@ -96,7 +150,8 @@ def board(request, pk: int):
             current is not None
             and current.version == since
             and request.GET.get("n") == str(current.number)
-        ):
+            and request.GET.get("s") == match_score_sheet(match=match).leader_text
+        ):  # nothing moved, and no game was recorded by hand meanwhile
             return HttpResponse(status=204)  # the script keeps the board it has
     return _board(request, match)
 
@@ -111,7 +166,7 @@ def board_start(request, pk: int):
         return _board(request, match, error=error.messages[0], status=400)
     if _fragment(request):
         return _board(request, match_list().get(pk=pk))
-    return redirect("board", pk=pk)
+    return _to_board(pk, requested_view(request))
 
 
 @sign_in_required
@@ -138,4 +193,4 @@ def board_act(request, pk: int, number: int):
     if error or _fragment(request):
         match = match_list().get(pk=pk)  # read after the action: a game may have just ended
         return _board(request, match, error=error, status=status, chosen=chosen)
-    return redirect("board", pk=pk)
+    return _to_board(pk, requested_view(request))

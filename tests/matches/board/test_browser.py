@@ -310,10 +310,10 @@ def test_a_play_by_clicks_draws_and_moves_the_checkers(sign_in, site, lang, td, 
     assert pips(page) == "Anna Rossi: 163"
     assert page.locator("#pending").text_content().endswith("8/5 6/5")
     click(page, page.locator('#board-area button[value="confirm"]'))
-    assert_drawn(seen(page))  # Bruno on roll now, from his side
+    assert_drawn(seen(page))  # Bruno on roll now; the board stays from Anna's side (issue 14)
     assert page.locator("#board-area .target").count() == 0  # he has not rolled
-    assert pips(page) == "Bruno Bianchi: 167"
-    assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+    assert pips(page) == "Anna Rossi: 163"
+    assert page.locator("#board-area text.pips").last.text_content() == "Bruno Bianchi: 167"
     assert page.refused_styles == []
 
 
@@ -334,8 +334,8 @@ def test_a_typed_play_is_shown_on_the_board_then_confirmed(sign_in, site, lang, 
     page.locator("#typed-play").fill("8/5 6/5")
     click(page, page.locator("#typed-play ~ button"))
     click(page, page.locator('#board-area button[value="confirm"]'))
-    assert pips(page) == "Bruno Bianchi: 167"  # Bruno on roll
-    assert page.locator("#board-area text.pips").last.text_content() == "Anna Rossi: 163"
+    assert pips(page) == "Anna Rossi: 163"  # Bruno on roll, the board the same way up
+    assert page.locator("#board-area text.pips").last.text_content() == "Bruno Bianchi: 167"
 
 
 def test_the_targets_work_without_javascript(sign_in, site, lang, td, match5):
@@ -440,4 +440,41 @@ def test_the_game_log_steps_through_one_board_with_the_arrow_keys(sign_in, site,
     assert position.evaluate(selected) == position.input_value()
     page.keyboard.press("ArrowLeft")  # in the ID's box the arrow moves the caret, not the page
     assert page.url.endswith("?at=3#shown")
+    assert page.refused_styles == []
+
+
+# --- one orientation per device (issue 14) ------------------------------------------------
+
+
+def test_the_table_view_is_kept_on_this_device(sign_in, site, lang, td, match5):
+    """Chosen once on a phone-wide screen, the table view is the board's on every board page
+    of that device (localStorage), and the page never scrolls sideways."""
+    opened(match5, td)
+    url = f"{site.url}/matches/{match5.pk}/board/"
+    table = label(
+        lang,
+        "Board for the table: %(bottom)s at the bottom, %(top)s at the top",
+        bottom="Anna Rossi",
+        top="Bruno Bianchi",
+    )
+    page = sign_in("td", "td-password-1", width=390)
+    page.goto(url)
+    title = page.locator("#board-area svg.board title")
+    assert title.text_content() == label(lang, "Board from the side of %(name)s", name="Anna Rossi")
+    click(page, page.locator('#board-area a[data-view="table"]'))
+    assert title.text_content() == table
+    assert page.locator('#board-area a[data-view="table"]').get_attribute("aria-current")
+    assert page.evaluate("localStorage.getItem('crawford.board.view')") == "table"
+    wide = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(wide)
+    page.goto(f"{site.url}/matches/{match5.pk}/")  # away, and back to the board's plain URL
+    page.goto(url)
+    page.wait_for_function("() => document.getElementById('board-area').dataset.view === 'table'")
+    assert title.text_content() == table and page.url == url
+    assert page.evaluate(wide)
+    # the device's other board pages too: the game log draws its board the same way up
+    page.goto(f"{site.url}/matches/{match5.pk}/games/1/log/")
+    page.wait_for_url("**view=table**")
+    assert page.locator("#shown svg.board title").text_content() == table
+    assert page.evaluate(wide)
     assert page.refused_styles == []
