@@ -376,6 +376,12 @@ AUDIT_SAMPLES = [
     ("event.draw_undone", {"event": "Principale", "seed": None, "matches": 1}, None, None),
     ("entry.late", {"player": "Anna Rossi", "event": "Principale", "key": "M1-3"}, None, None),
     ("entry.late", {"player": "Anna Rossi", "event": "Svizzero", "round": 3}, None, None),
+    (
+        "entry.substituted",
+        {"player": "Carla Verdi", "gone": "Anna Rossi", "event": "Principale"},
+        None,
+        None,
+    ),
     ("late_rounds.set", {"count_as": "bye"}, {"late_rounds": "loss"}, {"late_rounds": "bye"}),
     ("late_rounds.set", {"count_as": "loss"}, {"late_rounds": "bye"}, {"late_rounds": "loss"}),
     ("tables.set", {"count": 12}, {"tables": None}, {"tables": 12}),

@@ -299,6 +299,7 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
         entry_check_in_undo,
         entry_late_add,
         entry_reinstate,
+        entry_substitute,
         entry_withdraw,
         event_check_in_all,
         event_draw_undo,
@@ -321,6 +322,8 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
             event_pair_next_round(event=event, user=user)
         with pytest.raises(PermissionDenied):
             event_check_in_all(event=event, user=user)
+        with pytest.raises(PermissionDenied):
+            entry_substitute(entry=event.entries.first(), player=Player.objects.last(), user=user)
         with pytest.raises(PermissionDenied):
             entry_late_add(event=event, player=Player.objects.last(), user=user)
         with pytest.raises(PermissionDenied):

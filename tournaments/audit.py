@@ -250,6 +250,11 @@ def register() -> None:
             "event.draw_undone": _draw_undone,
             "entry.late": _late_entry,
             "late_rounds.set": _late_rounds,
+            "entry.substituted": _say(
+                gettext_noop(
+                    "%(who)s put %(player)s in the place of %(gone)s, who withdrew from %(event)s."
+                )
+            ),
             "event.paired": _paired,
             "event.cut": _cut,
             "place.created": _say(

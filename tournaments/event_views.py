@@ -54,6 +54,7 @@ from .services import (
     entry_late_add,
     entry_register,
     entry_reinstate,
+    entry_substitute,
     entry_withdraw,
     event_check_in_all,
     event_create,
@@ -606,7 +607,15 @@ def late_entry(request, pk: int):
     if not form.is_valid():
         context = _event_context(request, found, late_form=form)
         return render(request, "event.html", context, status=400)
-    player = form.cleaned_data["player"]
+    player, replaces = form.cleaned_data["player"], form.cleaned_data.get("replaces")
+    if replaces is not None:
+        return _act(
+            request,
+            found,
+            lambda: entry_substitute(entry=replaces, player=player, user=request.user),
+            _("%(player)s takes the place of %(gone)s.")
+            % {"player": player.name, "gone": replaces.player.name},
+        )
     return _act(
         request,
         found,

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from club.forms import PlayerChoiceField, PlayerMultipleChoiceField
 from club.models import Player
 
-from .models import Event, Tournament
+from .models import Entry, Event, Tournament
 from .services import parse_lengths
 
 
@@ -176,11 +176,27 @@ class LateEntryForm(forms.Form):
     """A player who arrives after the draw (see services.entry_late_add)."""
 
     player = PlayerChoiceField(Player.objects.none(), label=_("Player arriving late"))
+    replaces = forms.ModelChoiceField(
+        Entry.objects.none(),
+        label=_("In the place of"),
+        required=False,
+        empty_label=_("nobody: a bye place, or the next round"),
+        help_text=_("a withdrawn player who has played nothing yet"),
+    )
 
     def __init__(self, *args, event=None, **kwargs):
         super().__init__(*args, **kwargs)
         entered = event.entries.values_list("player_id", flat=True) if event else []
         self.fields["player"].queryset = Player.objects.exclude(pk__in=list(entered))
+        withdrawn = Entry.objects.none()
+        if event is not None:
+            withdrawn = event.entries.filter(
+                status=Entry.Status.WITHDRAWN, seed__isnull=False
+            ).select_related("player")
+        self.fields["replaces"].queryset = withdrawn
+        self.fields["replaces"].label_from_instance = lambda entry: entry.player.label
+        if not withdrawn.exists():
+            del self.fields["replaces"]
 
 
 class LateRoundsForm(forms.Form):

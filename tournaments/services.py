@@ -25,7 +25,13 @@ from club.audit import audit_for_subject
 from club.models import AuditEntry, Player
 from club.policy import can_create, can_direct, require
 from matches.models import Match
-from matches.services import length_checked, match_delete, match_result_clear, match_walkover
+from matches.services import (
+    length_checked,
+    match_delete,
+    match_players_change,
+    match_result_clear,
+    match_walkover,
+)
 
 from .advancement import (
     event_advance,
@@ -710,6 +716,87 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
         for match in walkovers:
             match_result_clear(match=Match.objects.get(pk=match.pk), user=user)
     return locked
+
+
+def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
+    """A withdrawn player's place in the draw taken by a player who arrives, checked in at
+    once: the walkovers the withdrawal gave are taken back and their matches are the
+    newcomer's to play. Only while the withdrawn player has played nothing (their results
+    are their own) and no later match fed by those walkovers has begun (US rules 4.10)."""
+    require(can_direct(user, entry.event.tournament))
+    with transaction.atomic():
+        locked = _locked_entry(entry)
+        event, gone = locked.event, locked.player
+        if locked.status != Entry.Status.WITHDRAWN or locked.seed is None:
+            raise ValidationError(
+                _("Only a withdrawn player who was drawn can be replaced; %(player)s cannot.")
+                % {"player": gone.name}
+            )
+        if event.entries.filter(player=player).exists():
+            raise ValidationError(
+                _("%(player)s is already entered in %(event)s.")
+                % {"player": player.name, "event": event.name}
+            )
+        played = [
+            m
+            for m in event_player_matches(event=event, player=gone)
+            if m.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)
+        ]
+        if played or event.byes.filter(player=gone).exists():
+            raise ValidationError(
+                _(
+                    "%(player)s has already played in %(event)s: those results are theirs, so "
+                    "nobody can take their place. A bye place may be free instead."
+                )
+                % {"player": gone.name, "event": event.name}
+            )
+        walkovers = _withdrawal_walkovers(locked, _withdrawal(locked))
+        for match in walkovers:
+            later = later_match_begun(match=match)
+            if later is not None:
+                raise ValidationError(
+                    _(
+                        "%(player)s cannot take the place: the walkover in %(match)s sent "
+                        "%(opponent)s on, and the later match %(later)s has begun (US rules "
+                        "4.10)."
+                    )
+                    % {
+                        "player": player.name,
+                        "match": str(match),
+                        "opponent": match.player(match.walkover_winner).name,
+                        "later": str(later),
+                    }
+                )
+        missed = _swiss_rounds_missed(locked)
+        if missed:
+            raise ValidationError(
+                _("%(player)s cannot take the place: round %(round)s was paired without it.")
+                % {"player": player.name, "round": missed[0]}
+            )
+        place = {"seed": locked.seed, "pool": locked.pool, "joined_round": locked.joined_round}
+        locked.seed = locked.pool = locked.joined_round = None
+        locked.save(update_fields=["seed", "pool", "joined_round"])
+        newcomer = Entry.objects.create(
+            event=event, player=player, status=Entry.Status.CHECKED_IN, **place
+        )
+        tournament_audit_record(
+            event.tournament,
+            user,
+            "entry.substituted",
+            subject=newcomer,
+            params={"player": player.name, "gone": gone.name, "event": event.name},
+            after={"status": newcomer.status, "seed": place["seed"]},
+        )
+        undone = {m.pk for m in walkovers}  # changing the players takes a walkover back
+        for match in event_player_matches(event=event, player=gone):
+            if not match.decided or match.pk in undone:
+                a = player if match.player_a_id == gone.pk else match.player_a
+                b = player if match.player_b_id == gone.pk else match.player_b
+                match_players_change(match=match, player_a=a, player_b=b, user=user, placed=True)
+        if event.knockout:
+            event_advance(event=event, user=user)
+        tables_assign(tournament=event.tournament)
+    return newcomer
 
 
 def _swiss_rounds_missed(entry: Entry) -> list[int]:

@@ -240,3 +240,65 @@ def test_a_late_arrival_and_the_setting_make_the_round_trip_of_a_tournament_file
     again = tournament_export(tournament=copied)
     again["audit"].pop()
     assert again == original
+
+
+# --- a withdrawn player replaced ---------------------------------------------------------
+
+
+def test_a_newcomer_takes_a_withdrawn_players_place_and_their_walkover_is_undone(
+    event_with, field, director, finish
+):
+    from tournaments.services import entry_substitute
+
+    event = event_with(Event.Format.SINGLE, 8)
+    event_draw(event=event, seed=8, user=director)
+    first = by_key(event)["M1-1"]
+    gone = first.player_b
+    entry = event.entries.get(player=gone)
+    entry_withdraw(entry=entry, user=director)
+    assert Match.objects.get(pk=first.pk).status == Match.Status.WALKOVER
+    newcomer = field(1, "Sub")[0]
+
+    taken = entry_substitute(entry=entry, player=newcomer, user=director)
+
+    assert taken.seed is not None and taken.status == Entry.Status.CHECKED_IN
+    assert Entry.objects.get(pk=entry.pk).seed is None  # the withdrawn one is out of the draw
+    match = Match.objects.get(pk=first.pk)
+    assert match.status == Match.Status.SCHEDULED  # to be played, by the newcomer
+    assert newcomer.pk in (match.player_a_id, match.player_b_id)
+    assert not [k for k in by_key(event) if k.startswith("M2")]  # the walkover's advance undone
+    finish(match, match.player_a)
+    assert AuditEntry.objects.filter(code="entry.substituted").count() == 1
+
+
+def test_a_withdrawn_player_who_played_is_not_replaced(event_with, field, director, finish):
+    from tournaments.services import entry_substitute
+
+    event = event_with(Event.Format.SINGLE, 8)
+    event_draw(event=event, seed=8, user=director)
+    first = by_key(event)["M1-1"]
+    finish(first, first.player_a)
+    entry = event.entries.get(player=first.player_a)
+    entry_withdraw(entry=entry, user=director)
+    with pytest.raises(ValidationError, match="has already played"):
+        entry_substitute(entry=entry, player=field(1, "Sub")[0], user=director)
+    assert Entry.objects.get(pk=entry.pk).seed is not None  # nothing changed
+
+
+def test_the_late_form_offers_the_withdrawn_players_place(event_with, field, director, client):
+    event = event_with(Event.Format.SINGLE, 8)
+    event_draw(event=event, seed=8, user=director)
+    gone = by_key(event)["M1-2"].player_a
+    entry = event.entries.get(player=gone)
+    entry_withdraw(entry=entry, user=director)
+    client.force_login(director)
+    page = client.get(event.get_absolute_url()).content.decode()
+    assert "In the place of" in page and gone.label in page
+    newcomer = field(1, "Sub")[0]
+    done = client.post(
+        reverse("late_entry", args=[event.pk]),
+        {"player": newcomer.pk, "replaces": entry.pk},
+        follow=True,
+    ).content.decode()
+    assert f"Sub01 takes the place of {gone.name}." in done
+    assert event.entries.get(player=newcomer).seed is not None
