@@ -154,7 +154,7 @@ def test_bracket_lines_join_a_box_only_to_the_boxes_that_feed_it(client, event_w
     assert set(re.findall(r'<div class="(bracket-round[^"]*)"', page)) == {"bracket-round"}
     assert " style=" not in page
     css = (settings.BASE_DIR / "static" / "crawford.css").read_text()
-    assert re.search(r"\.bracket \{[^}]*grid-auto-columns: minmax\(11rem, 1fr\)", css)
+    assert re.search(r"\.bracket \{[^}]*grid-auto-columns: minmax\(11rem, 14rem\)", css)
 
 
 def test_swiss_standings_download_as_csv(client, event_with, finish, director):
