@@ -7,7 +7,9 @@ finished matches through :mod:`tournaments.pairing.standings`. Nothing here writ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -252,12 +254,22 @@ class BracketLine:
     pending: str  # e.g. "winner of M1-3" while unknown
 
 
+class Join(StrEnum):
+    """How a box is joined to the round before it on the page (the value names its CSS class)."""
+
+    NONE = ""  # no line: its players come from elsewhere (a seed, the main draw's losers)
+    PAIR = "pair"  # the winners of the two boxes beside it: a bracket line joins all three
+    LEVEL = "level"  # the winner of the one box level with it, and a newcomer: a straight line
+
+
 @dataclass(frozen=True)
 class BracketBox:
     key: str
     lines: tuple[BracketLine, BracketLine]
     match: Match | None
     length: int
+    fed_by: tuple[str, ...] = ()  # keys of the earlier matches whose winners play here
+    join: Join = Join.NONE
 
     @property
     def walkover(self) -> bool:
@@ -316,7 +328,8 @@ def _box(event: Event, knockout: Knockout, slot: Slot) -> BracketBox:
             )
         )
     length = event.length_for(999 if slot.match.draw == "final" else slot.match.round)
-    return BracketBox(slot.match.key, (lines[0], lines[1]), match, length)
+    fed_by = tuple(s.key for s in slot.match.sources if isinstance(s, WinnerOf))
+    return BracketBox(slot.match.key, (lines[0], lines[1]), match, length, fed_by)
 
 
 def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketSection]:
@@ -363,12 +376,28 @@ def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketS
     return sections
 
 
+def _join(box: BracketBox, index: int, count: int, before: list[BracketBox]) -> Join:
+    """A line only where the page tells the truth: the two boxes beside this one in the column
+    before (twice as many boxes as this one's) feed it, or, in a round that takes in newcomers
+    (as many boxes as the one before), the box level with it does."""
+    feeders = set(box.fed_by)
+    if len(before) == 2 * count and feeders == {b.key for b in before[2 * index : 2 * index + 2]}:
+        return Join.PAIR
+    if len(before) == count and feeders == {before[index].key}:
+        return Join.LEVEL
+    return Join.NONE
+
+
 def _section(title: str, columns: list[list[BracketBox]], *, start: int) -> BracketSection:
+    joined = [columns[0]] if columns else []
+    for before, column in pairwise(columns):
+        count = len(column)
+        joined.append([replace(b, join=_join(b, i, count, before)) for i, b in enumerate(column)])
     return BracketSection(
         title,
         tuple(
             BracketColumn(_("Round %(number)s") % {"number": start + i}, tuple(column))
-            for i, column in enumerate(columns)
+            for i, column in enumerate(joined)
         ),
     )
 

@@ -238,3 +238,97 @@ def test_a_director_puts_a_walkover_a_withdrawal_and_the_draw_right(
     assert message.inner_text() == f"{b} is reinstated."
     assert Match.objects.get(pk=match.pk).status == Match.Status.SCHEDULED
     assert event.entries.get(player__name=b).status == Entry.Status.CHECKED_IN
+
+
+GEOMETRY = """() => {
+  const box = el => { const r = el.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height, mid: r.y + r.height / 2}; };
+  const line = (el, which) => { const s = getComputedStyle(el, which);
+    return {content: s.content, top: s.borderTopStyle + " " + s.borderTopWidth,
+            right: s.borderRightStyle, left: parseFloat(s.left)}; };
+  return {
+    page: [document.scrollingElement.scrollWidth, innerWidth],
+    scroller: [...document.querySelectorAll(".bracket-screen, .bracket-print .bracket-section")]
+      .map(e => [e.scrollWidth, e.clientWidth]),
+    columns: [...document.querySelectorAll(".bracket")]
+      .map(b => [...b.querySelectorAll(":scope > .bracket-round")].map(c => box(c).w)),
+    links: [...document.querySelectorAll(".bracket a.box")].map(a => box(a)),
+    slots: Object.fromEntries([...document.querySelectorAll(".bracket .slot")].map(s =>
+      [s.id.slice(4), {box: box(s.querySelector(".box")), classes: s.className,
+                       before: line(s, "::before"), after: line(s, "::after")}])),
+  };
+}"""
+
+
+def test_the_bracket_joins_its_rounds_in_even_columns_with_links_to_tap(
+    browser, site, event_with, director, finish
+):
+    """A progressive consolation of 16 long names, round 1 played: on a phone the bracket
+    scrolls inside its box, each match is a 44-pixel target, a box sits level with the middle
+    of the two it is fed by (or with the one, where newcomers join), and the lines print."""
+    from club.services import player_create
+    from matches.models import Match
+    from tournaments.models import Event
+    from tournaments.pairing.bracket import WinnerOf
+    from tournaments.selectors import event_knockout
+    from tournaments.services import event_draw
+
+    people = [
+        player_create(name=f"Mariangela Pellegrino-Castelli {i:02}", user=director)
+        for i in range(1, 17)
+    ]
+    event = event_with(Event.Format.PROGRESSIVE, people)
+    event_draw(event=event, seed=5, user=director)
+    for match in Match.objects.filter(place__event=event).order_by("id"):
+        finish(match, match.player_a, loser_points=2)
+    fed_by = {
+        m.key: [s.key for s in m.sources if isinstance(s, WinnerOf)]
+        for m in event_knockout(event=event).bracket.matches
+    }
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(f"{site.url}{event.get_absolute_url()}")
+    seen = phone.evaluate(GEOMETRY)
+    assert seen["page"][0] <= seen["page"][1]  # the page does not scroll sideways...
+    assert all(width > client for width, client in seen["scroller"])  # ...the bracket does
+    assert len(seen["links"]) >= 8 + 4 + 4  # main rounds 1-2, consolation round 1
+    assert all(link["w"] >= 44 and link["h"] >= 44 for link in seen["links"])
+    for widths in seen["columns"]:
+        assert max(widths) - min(widths) < 0.5, widths
+    joins = check_joins(seen["slots"], fed_by)
+    # M2, M3, M4; C3, C5 halve; C2 and C4 take in newcomers; nothing before round 1
+    assert joins == {"join-pair": 4 + 2 + 1 + 2 + 1, "join-level": 4 + 2}
+
+    page = browser.new_page(viewport={"width": 1123, "height": 794})
+    page.goto(f"{site.url}/events/{event.pk}/bracket/")
+    page.emulate_media(media="print")
+    printed = page.evaluate(GEOMETRY)
+    for widths in printed["columns"]:
+        assert max(widths) - min(widths) < 0.5, widths
+    assert check_joins(printed["slots"], fed_by) == joins  # the lines print as borders
+    pages = pdf_pages(page.pdf(format="A4", prefer_css_page_size=True))
+    assert len(pages) == 2 and all(landscape for _, landscape in pages)
+    assert "Round 4" in pages[0][0] and "Consolation" in pages[1][0]
+
+
+def check_joins(slots, fed_by):
+    """Each joined box's line is drawn, and the box is level with what feeds it; returns how
+    many boxes of each kind of join there are."""
+    counts = {}
+    for key, slot in slots.items():
+        kind = next((c for c in slot["classes"].split() if c.startswith("join-")), None)
+        feeders = [slots[k]["box"] for k in fed_by[key] if k in slots]
+        if kind is None:
+            assert slot["before"]["content"] == "none" and slot["after"]["content"] == "none"
+            continue
+        counts[kind] = counts.get(kind, 0) + 1
+        assert slot["after"]["top"].startswith("solid"), key  # the line into the box
+        mid = slot["box"]["mid"]
+        if kind == "join-pair":  # out of each feeder, down between them, into this one
+            assert slot["before"]["top"].startswith("solid") and slot["before"]["right"] == "solid"
+            assert len(feeders) == 2, key
+            assert abs(mid - (feeders[0]["mid"] + feeders[1]["mid"]) / 2) < 1.5, key
+            gap = slot["box"]["x"] - (feeders[0]["x"] + feeders[0]["w"])
+            assert abs(slot["before"]["left"] + gap) < 1, key  # it starts at the feeders' edge
+        else:
+            assert len(feeders) == 1 and abs(mid - feeders[0]["mid"]) < 1.5, key
+    return counts

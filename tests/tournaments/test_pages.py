@@ -6,6 +6,7 @@ import random
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from club.policy import SYSTEM
@@ -125,7 +126,8 @@ def test_the_bracket_shows_winners_scores_byes_and_the_champion(
     finish(m12, m12.player_b, loser_points=3)
     page = client.get(reverse("bracket", args=[event.pk])).content.decode()
     box = page[page.index('id="box-M1-2"') :][:1200]
-    assert re.search(r'class="line won">\s*<span class="seed">5</span> <span class="name">P05', box)
+    won = r'class="line won">\s*<span class="seed">5</span> <span class="name" title="P05">P05'
+    assert re.search(won, box)  # the full name in a title: a narrow column cuts it short
     assert '<span class="score">3</span>' in box and '<span class="score">5</span>' in box
     assert page.count("<em>bye</em>") >= 2
     play_everything(event, finish, random.Random(2))
@@ -134,6 +136,32 @@ def test_the_bracket_shows_winners_scores_byes_and_the_champion(
 
     champion = event_knockout(event=event).champion.name
     assert f"Champion: {champion}" in page
+
+
+def boxes(page):
+    """Each bracket box's key and classes, as the page writes them."""
+    found = re.findall(r'<li class="([^"]*)" id="box-([^"]+)"', page)
+    return {key: set(classes.split()) for classes, key in found}
+
+
+def test_bracket_lines_join_a_box_only_to_the_boxes_that_feed_it(client, event_with, director):
+    """A progressive consolation's round 2 takes in the main draw's round-2 losers: each of its
+    boxes is fed by the one box level with it, not by two; its round 3 halves again."""
+    event = event_with(Event.Format.PROGRESSIVE, 16)
+    event_draw(event=event, seed=1, user=director)
+    page = client.get(reverse("bracket", args=[event.pk])).content.decode()
+    found = boxes(page)
+    joined = {key for key, classes in found.items() if classes & {"join-pair", "join-level"}}
+    assert not {key for key in found if key[1] == "1"} & joined  # nothing before round 1
+    pairs = ["M2-1", "M2-4", "M3-1", "M3-2", "M4-1", "C3-1", "C3-2", "C5-1"]
+    assert all("join-pair" in found[key] for key in pairs)
+    levels = ["C2-1", "C2-2", "C2-3", "C2-4", "C4-1", "C4-2"]
+    assert all(found[key] == {"slot", "join-level"} for key in levels)
+    # every round is the same column of one grid: no width of its own, no style attribute
+    assert set(re.findall(r'<div class="(bracket-round[^"]*)"', page)) == {"bracket-round"}
+    assert " style=" not in page
+    css = (settings.BASE_DIR / "static" / "crawford.css").read_text()
+    assert re.search(r"\.bracket \{[^}]*grid-auto-columns: minmax\(11rem, 14rem\)", css)
 
 
 def test_swiss_standings_download_as_csv(client, event_with, finish, director):
