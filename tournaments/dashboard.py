@@ -258,7 +258,8 @@ def _event_steps(event: Event, progress, entries: list[Entry]) -> list[Step]:
         steps = []
         if registered:
             steps.append(Step("check_in", event, {"count": registered, "checked": checked}))
-        steps.append(Step("draw", event, {"count": checked}))
+        if checked >= 2:  # a draw needs two players (event_draw says so in words otherwise)
+            steps.append(Step("draw", event, {"count": checked}))
         return steps
     if progress.stage == "to_pair":
         return [Step("pair", event, {"round": progress.round})]
