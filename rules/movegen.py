@@ -25,7 +25,8 @@ a fast path with no per-step legality checks beyond occupancy.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import overload
 
 from .errors import InvalidDiceError
 from .messages import Message
@@ -50,6 +51,8 @@ _DELTA = [[0] * NIBBLES] + [
 # Plays found by a search: resulting key -> the first path reaching it (order flag, sources...)
 Found = dict[int, tuple[int, ...]]
 
+
+_make = tuple.__new__
 
 # _ROLLS[a][b]: the roll (a, b), one tuple for every game and log entry that holds it
 _ROLLS = [[(a, b) for b in range(7)] for a in range(7)]
@@ -85,6 +88,71 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
             for key, path in search(position[0], position[1], roll[0], roll[1])
         ]
     )
+
+
+class LegalPlays(Sequence[Play]):
+    """The legal plays of one roll, as :func:`legal_plays` lists them, made into plays when read.
+
+    What a game hands out as its legal plays. A turn's list is mostly counted, tested
+    for a play and read once (a player, a bot or a log takes one play of it), and a
+    :class:`Play` costs more to make than the search spends finding it: so the
+    search's results are kept, and a play is made the first time it is read (the
+    same object every time after). Membership is one lookup of the play's result.
+    """
+
+    __slots__ = ("_found", "_keys", "_made", "_position", "_roll")
+
+    def __init__(self, position: Position, roll: tuple[int, int]) -> None:
+        self._position = position
+        self._roll = roll
+        self._found = dict(search(position[0], position[1], roll[0], roll[1]))
+        self._keys: list[int] | None = None  # the results in order, listed when indexed
+        self._made: dict[int, Play] = {}
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Play, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = list(self._found)
+        key = keys[index]
+        play = self._made.get(key)
+        if play is None:
+            play = self._made[key] = _make(
+                Play, (self._position, self._found[key], key, self._roll)
+            )
+        return play
+
+    def __iter__(self) -> Iterator[Play]:
+        made, position, roll = self._made, self._position, self._roll
+        for key, path in self._found.items():
+            play = made.get(key)
+            if play is None:
+                play = made[key] = _make(Play, (position, path, key, roll))
+            yield play
+
+    def __contains__(self, play: object) -> bool:
+        # plays are equal when they start from the same position and end the same way
+        return isinstance(play, Play) and play[2] in self._found and play[0] == self._position
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LegalPlays, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, so unhashable like a list
+
+    def __repr__(self) -> str:
+        return f"LegalPlays({tuple(self)!r})"
 
 
 _POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
@@ -478,9 +546,6 @@ def reaching_plays(position: Position, roll: tuple[int, int], side: int) -> tupl
             for key, path in _reaching(position[0], position[1], roll[0], roll[1], side).items()
         ]
     )
-
-
-_make = tuple.__new__
 
 
 def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> Found:
