@@ -25,7 +25,7 @@ a fast path with no per-step legality checks beyond occupancy.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import overload
 
 from .errors import InvalidDiceError
@@ -85,7 +85,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     return tuple(
         [
             make(Play, (position, path, key, roll))
-            for key, path in search(position[0], position[1], roll[0], roll[1])
+            for key, path in search(position[0], position[1], roll[0], roll[1]).items()
         ]
     )
 
@@ -105,7 +105,7 @@ class LegalPlays(Sequence[Play]):
     def __init__(self, position: Position, roll: tuple[int, int]) -> None:
         self._position = position
         self._roll = roll
-        self._found = dict(search(position[0], position[1], roll[0], roll[1]))
+        self._found = search(position[0], position[1], roll[0], roll[1])
         self._keys: list[int] | None = None  # the results in order, listed when indexed
         self._made: dict[int, Play] = {}
 
@@ -168,10 +168,8 @@ _REACH = [[0] * NIBBLES] + [
 ]
 
 
-def search(
-    mine: int, theirs: int, first: int, second: int
-) -> Iterable[tuple[int, tuple[int, ...]]]:
-    """Each legal play as (resulting key, first path reaching it: order flag, source, ...).
+def search(mine: int, theirs: int, first: int, second: int) -> Found:
+    """Each legal play's resulting key -> the first path reaching it: order flag, source, ...
 
     A key is the mover's packed side with one flag bit per point where a blot was
     hit. A path is ``(order flag, source, source, ...)``: flag 0 means the dice
@@ -182,21 +180,26 @@ def search(
     ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
     blot = ge1 & ~ge2
     if first == second:
-        return _doubles(mine, ge2, blot, first)
+        return dict(_doubles(mine, ge2, blot, first))  # no two of them end alike
     if mine & _BAR_NIB:
-        return _pair_from_bar(mine, ge2, blot, first, second).items()
+        return _pair_from_bar(mine, ge2, blot, first, second)
     if _outside_count(mine) >= 2:
-        return _fast_pair(mine, ge2, blot, first, second).items()
-    return _pair_near_home(mine, ge2, blot, first, second).items()
+        return _fast_pair(mine, ge2, blot, first, second)
+    return _pair_near_home(mine, ge2, blot, first, second)
 
 
 def _outside_count(mine: int) -> int:
-    total = 0
-    outside = (mine & _OUTSIDE) >> 28
-    while outside:
-        total += outside & 15
-        outside >>= 4
-    return total
+    """The mover's checkers outside the home board (points 7-24 and the bar).
+
+    Each bit of a count nibble weighs 1, 2, 4 or 8: four counts of set bits (in C).
+    """
+    outside = mine & _OUTSIDE
+    return (
+        (outside & _LOW).bit_count()
+        + 2 * (outside >> 1 & _LOW).bit_count()
+        + 4 * (outside >> 2 & _LOW).bit_count()
+        + 8 * (outside >> 3 & _LOW).bit_count()
+    )
 
 
 def _occupied(mine: int) -> list[int]:
@@ -375,13 +378,13 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
     delta = _DELTA[d]
     # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
     reachable = 0
-    for s in range(24, 0, -1):
-        if key >> (4 * s) & 15:
-            reachable |= _REACH[d][s]
+    reach = _REACH[d]
+    for s in _occupied(key):
+        reachable |= reach[s]
     movable = []  # (source, delta, hit flag, bears off), highest source first
-    for s in range(24, 0, -1):
-        if not reachable >> s & 1:
-            continue
+    while reachable:
+        s = reachable.bit_length() - 1
+        reachable ^= 1 << s
         t = s - d
         if t >= 1:
             bit = _OPP_BIT[t]
