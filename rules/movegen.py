@@ -49,7 +49,7 @@ _DELTA = [[0] * NIBBLES] + [
 
 
 # Plays found by a search: resulting key -> the first path reaching it (order flag, sources...)
-Found = dict[int, tuple[int, ...]]
+Found = dict[int, tuple[int, ...] | None]  # None: a double's path, told by its result
 
 
 _make = tuple.__new__
@@ -180,7 +180,7 @@ def search(mine: int, theirs: int, first: int, second: int) -> Found:
     ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
     blot = ge1 & ~ge2
     if first == second:
-        return dict(_doubles(mine, ge2, blot, first))  # no two of them end alike
+        return _doubles(mine, ge2, blot, first)
     if mine & _BAR_NIB:
         return _pair_from_bar(mine, ge2, blot, first, second)
     if _outside_count(mine) >= 2:
@@ -234,7 +234,7 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     Candidates are visited in the reverse of gnubg's order and later writes win,
     so each result keeps the path gnubg finds first (and so gnubg's notation).
     """
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     occupied = _occupied(mine)
     steps_a = _single_steps(mine, ge2, blot, a, occupied)
     steps_b = _single_steps(mine, ge2, blot, b, occupied)
@@ -270,7 +270,7 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
 
 
 def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> Found:
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     for s, d, h in steps:
         found.setdefault((mine + d) | h, (flag, s))
     return found
@@ -282,7 +282,7 @@ def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     The search of :func:`_general` without its recursion: each order of the dice,
     sources from the highest, every step checked (WBF 18, 22).
     """
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     singles = []
     for flag, x, y in ((0, a, b), (1, b, a)):
         paths = _PAIR_PATHS[flag]
@@ -332,7 +332,7 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
             return {key: (0, 25, 25)}
         ((_, (flag, key)),) = entered.items()
         return {key: (flag, 25)}
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     singles = []
     for x, (flag, k1) in entered.items():
         y = b if x == a else a
@@ -352,15 +352,21 @@ def _best_single(singles: list[tuple[int, int, int, int]]) -> Found:
     if not singles:
         return {}
     high = max(single[0] for single in singles)
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     for die, key, flag, source in singles:
         if die == high and key not in found:
             found[key] = (flag, source)
     return found
 
 
-def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[int, ...]]]:
-    """A double: four moves of one die, sources never rising, so no order is searched twice."""
+def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
+    """A double: four moves of one die, sources never rising, so no order is searched twice.
+
+    A play of a double is a multiset of sources, and two multisets never give the
+    same position (the highest point where they differ ends with different counts):
+    no deduplication, and the result alone tells the path (see
+    :func:`rules.play.double_path`), so the common case records results only (None).
+    """
     prefix: tuple[int, ...] = (0,)
     key = mine
     bar = mine >> 100 & 15
@@ -368,12 +374,12 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
         t = 25 - d
         bit = _OPP_BIT[t]
         if ge2 & bit:
-            return []  # a dance
+            return {}  # a dance
         entering = min(bar, 4)
         key = (mine + entering * _DELTA[d][25]) | (_HIT[t] if blot & bit else 0)
         prefix += (25,) * entering
         if entering == 4 or bar > entering:
-            return [(key, prefix)]
+            return {key: prefix}
     need = 5 - len(prefix)  # moves left after entering
     delta = _DELTA[d]
     # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
@@ -392,9 +398,12 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
                 movable.append((s, delta[s], _HIT[t] if blot & bit else 0, False))
         else:
             movable.append((s, delta[s], 0, True))
-    if need == 4 and _outside_count(key) >= 4:
+    if need >= 3 and _outside_count(key) >= need:
         # every checker outside needs a move to come home first: none can bear off (WBF 22)
-        return _doubles_on_board(key, [m for m in movable if not m[3]])
+        keys = _double_keys(key, d, need, [m for m in movable if not m[3]])
+        if keys:
+            return dict.fromkeys(keys)
+        # fewer moves than the dice: the walk below finds the most that can be played
     n = len(movable)
     low = d  # sources at or below the die bear off: legal only when all are home (WBF 22)
     # A play of a double is a multiset of sources, and two multisets never give the same
@@ -452,56 +461,70 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
             by_dice[base + 1].append((k1, prefix + (s0,)))
     for plays in reversed(by_dice):
         if plays:
-            return plays
-    return [(key, prefix)] if base else []
+            return dict(plays)
+    return {key: prefix} if base else {}
 
 
-def _doubles_on_board(
-    key: int, movable: list[tuple[int, int, int, bool]]
-) -> list[tuple[int, tuple[int, ...]]]:
-    """The common double: nothing on the bar and no checker can bear off this turn.
+# _AT[i], _AFTER[i]: the set bits for indices i and up, i + 1 and up
+_AT = [-1 << i for i in range(NIBBLES)]
+_AFTER = [-1 << (i + 1) for i in range(NIBBLES)]
+# _SET_BITS[m]: the indices of the bits set in m (12 bits), lowest first; _SET_BITS_HIGH for
+# the next 12 bits
+_SET_BITS = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(4096))
+_SET_BITS_HIGH = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
 
-    Then a step is legal whenever its source holds a checker, so the fourth move
-    is a comprehension: the bulk of the plays cost no Python statement each.
+
+def _set_bits(mask: int) -> tuple[int, ...]:
+    return _SET_BITS[mask & 4095] + _SET_BITS_HIGH[mask >> 12]
+
+
+def _double_keys(
+    key: int, d: int, need: int, movable: list[tuple[int, int, int, bool]]
+) -> list[int]:
+    """The results of the common double, ``need`` (3 or 4) moves and none can bear off.
+
+    Then a step is legal whenever its source holds a checker, and the sources of a
+    play never rise. Each move is from an index (into ``movable``, highest point
+    first) at or after the last one; a set of candidate indices is a bit mask: those
+    still holding a checker, then after a move the source only while one is left
+    there, and the point the checker landed on. One comprehension walks it all:
+    each play costs no Python statement, and none makes a path (see :func:`_doubles`).
+    Empty when fewer moves than ``need`` can be played.
     """
-    full: list[tuple[int, tuple[int, ...]]] = []
-    threes: list[tuple[int, tuple[int, ...]]] = []
-    twos: list[tuple[int, tuple[int, ...]]] = []
-    ones: list[tuple[int, tuple[int, ...]]] = []
-    n = len(movable)
-    for i0 in range(n):
-        s0, dl0, h0, _ = movable[i0]
-        if not key >> (4 * s0) & 15:
-            continue
-        k1 = (key + dl0) | h0
-        more1 = False
-        for i1 in range(i0, n):
-            s1, dl1, h1, _ = movable[i1]
-            if not k1 >> (4 * s1) & 15:
-                continue
-            more1 = True
-            k2 = (k1 + dl1) | h1
-            more2 = False
-            for i2 in range(i1, n):
-                s2, dl2, h2, _ = movable[i2]
-                if not k2 >> (4 * s2) & 15:
-                    continue
-                more2 = True
-                k3 = (k2 + dl2) | h2
-                fours = [
-                    ((k3 + dl3) | h3, (0, s0, s1, s2, s3))
-                    for s3, dl3, h3, _ in movable[i2:]
-                    if k3 >> (4 * s3) & 15
-                ]
-                if fours:
-                    full += fours
-                elif not full:
-                    threes.append((k3, (0, s0, s1, s2)))
-            if not more2 and not full and not threes:
-                twos.append((k2, (0, s0, s1)))
-        if not more1 and not full and not threes and not twos:
-            ones.append((k1, (0, s0)))
-    return full or threes or twos or ones
+    sources = [m[0] for m in movable]
+    deltas = [m[1] for m in movable]
+    hits = [m[2] for m in movable]
+    shifts = [4 * s for s in sources]
+    index = {s: 1 << i for i, s in enumerate(sources)}
+    lands = [index.get(s - d, 0) for s in sources]  # the index a move lands on, as a bit
+    held = 0
+    for i, shift in enumerate(shifts):
+        if key >> shift & 15:
+            held |= 1 << i
+    bits = _SET_BITS.__getitem__ if len(movable) <= 12 else _set_bits
+    at, after = _AT, _AFTER
+    if need == 3:
+        return [
+            (k2 + deltas[i2]) | hits[i2]
+            for i0 in bits(held)
+            for k1 in ((key + deltas[i0]) | hits[i0],)
+            for m1 in ((held & (at[i0] if k1 >> shifts[i0] & 15 else after[i0])) | lands[i0],)
+            for i1 in bits(m1)
+            for k2 in ((k1 + deltas[i1]) | hits[i1],)
+            for i2 in bits((m1 & (at[i1] if k2 >> shifts[i1] & 15 else after[i1])) | lands[i1])
+        ]
+    return [
+        (k3 + deltas[i3]) | hits[i3]
+        for i0 in bits(held)
+        for k1 in ((key + deltas[i0]) | hits[i0],)
+        for m1 in ((held & (at[i0] if k1 >> shifts[i0] & 15 else after[i0])) | lands[i0],)
+        for i1 in bits(m1)
+        for k2 in ((k1 + deltas[i1]) | hits[i1],)
+        for m2 in ((m1 & (at[i1] if k2 >> shifts[i1] & 15 else after[i1])) | lands[i1],)
+        for i2 in bits(m2)
+        for k3 in ((k2 + deltas[i2]) | hits[i2],)
+        for i3 in bits((m2 & (at[i2] if k3 >> shifts[i2] & 15 else after[i2])) | lands[i2])
+    ]
 
 
 def can_play(position: Position, dice: Sequence[int]) -> bool:
@@ -639,7 +662,9 @@ def partial_results(position: Position, dice: Sequence[int]) -> dict[int, int]:
     return {key & _SIDE: len(path) - 1 for key, path in found.items()}
 
 
-def _general(mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False) -> Found:
+def _general(
+    mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False
+) -> dict[int, tuple[int, ...]]:
     """Any position, every rule checked at each step: the reference the fast paths must match.
 
     With ``every``, plays that stop early are kept too (for explaining refusals).
