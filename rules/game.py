@@ -32,7 +32,7 @@ from .errors import IllegalActionError, IllegalPlayError
 from .match import GameContext, GameResult, MoneyRules, Outcome
 from .matchid import GameState, MatchState, Resignation
 from .messages import Message
-from .movegen import LegalPlays, can_play, check_dice
+from .movegen import LegalPlays, check_dice
 from .notation import apply_written, resolve_play
 from .play import Play, Step
 from .position import BAR, CHECKERS, OFF, Position
@@ -274,9 +274,10 @@ class Game:
         """The legal plays of the dice rolled (empty before the roll), in the order of
         :func:`rules.movegen.legal_plays`.
 
-        Listed on first use: replaying a written play does not need them (see
-        :func:`rules.notation.resolve_play`). A :class:`~rules.movegen.LegalPlays`: each
-        play is made when first read, since a turn reads one.
+        Listed when the roll is checked for a play, or on first use: replaying a written
+        play does not need them (see :func:`rules.notation.resolve_play`). A
+        :class:`~rules.movegen.LegalPlays`: each play is made when first read, since a
+        turn reads one.
         """
         legal = self._legal
         if legal is None:
@@ -623,8 +624,16 @@ class Game:
         self._legal = None
 
     def _pass_if_no_play(self) -> None:
+        """Lose the turn when the roll has no legal play (WBF 17).
+
+        The plays are listed here rather than only tested for (``can_play``): whoever
+        rolled reads them next (a board, a bot), so the test would be work done twice.
+        A replay of a written play does not come here, and needs no list.
+        """
         assert self.dice is not None  # called once the dice are rolled
-        if not (self._legal if self._legal is not None else can_play(self.position, self.dice)):
+        if self._legal is None:
+            self._legal = LegalPlays(self.position, self.dice)
+        if not self._legal:
             mover = self.turn
             dice = self.dice
             self._finish_turn(self.position.swap())
