@@ -381,12 +381,18 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
         if entering == 4 or bar > entering:
             return {key: prefix}
     need = 5 - len(prefix)  # moves left after entering
-    delta = _DELTA[d]
     # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
     reachable = 0
     reach = _REACH[d]
     for s in _occupied(key):
         reachable |= reach[s]
+    if need >= 3 and _outside_count(key) >= need:
+        # every checker outside needs a move to come home first: none can bear off (WBF 22)
+        keys = _double_keys(key, ge2, blot, d, need, reachable)
+        if keys:
+            return dict.fromkeys(keys)
+        # fewer moves than the dice: the walk below finds the most that can be played
+    delta = _DELTA[d]
     movable = []  # (source, delta, hit flag, bears off), highest source first
     while reachable:
         s = reachable.bit_length() - 1
@@ -398,12 +404,6 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
                 movable.append((s, delta[s], _HIT[t] if blot & bit else 0, False))
         else:
             movable.append((s, delta[s], 0, True))
-    if need >= 3 and _outside_count(key) >= need:
-        # every checker outside needs a move to come home first: none can bear off (WBF 22)
-        keys = _double_keys(key, d, need, [m for m in movable if not m[3]])
-        if keys:
-            return dict.fromkeys(keys)
-        # fewer moves than the dice: the walk below finds the most that can be played
     n = len(movable)
     low = d  # sources at or below the die bear off: legal only when all are home (WBF 22)
     # A play of a double is a multiset of sources, and two multisets never give the same
@@ -478,30 +478,38 @@ def _set_bits(mask: int) -> tuple[int, ...]:
     return _SET_BITS[mask & 4095] + _SET_BITS_HIGH[mask >> 12]
 
 
-def _double_keys(
-    key: int, d: int, need: int, movable: list[tuple[int, int, int, bool]]
-) -> list[int]:
+def _double_keys(key: int, ge2: int, blot: int, d: int, need: int, reachable: int) -> list[int]:
     """The results of the common double, ``need`` (3 or 4) moves and none can bear off.
 
     Then a step is legal whenever its source holds a checker, and the sources of a
-    play never rise. Each move is from an index (into ``movable``, highest point
-    first) at or after the last one; a set of candidate indices is a bit mask: those
-    still holding a checker, then after a move the source only while one is left
-    there, and the point the checker landed on. One comprehension walks it all:
-    each play costs no Python statement, and none makes a path (see :func:`_doubles`).
-    Empty when fewer moves than ``need`` can be played.
+    play never rise. The sources are the ``reachable`` points (a bit each) whose
+    move is not blocked, highest first; each move is from an index at or after the
+    last one. A set of candidate indices is a bit mask: those still holding a
+    checker, then after a move the source only while one is left there, and the
+    point the checker landed on. One comprehension walks it all: each play costs no
+    Python statement, and none makes a path (see :func:`_doubles`). Empty when
+    fewer moves than ``need`` can be played.
     """
-    sources = [m[0] for m in movable]
-    deltas = [m[1] for m in movable]
-    hits = [m[2] for m in movable]
+    delta = _DELTA[d]
+    sources: list[int] = []
+    deltas: list[int] = []
+    hits: list[int] = []
+    held = 0  # the indices holding a checker now
+    reachable &= -2 << d  # no bear-off: sources above the die only
+    while reachable:
+        s = reachable.bit_length() - 1
+        reachable ^= 1 << s
+        bit = _OPP_BIT[s - d]
+        if not ge2 & bit:
+            if key >> (4 * s) & 15:
+                held |= 1 << len(sources)
+            sources.append(s)
+            deltas.append(delta[s])
+            hits.append(_HIT[s - d] if blot & bit else 0)
     shifts = [4 * s for s in sources]
     index = {s: 1 << i for i, s in enumerate(sources)}
     lands = [index.get(s - d, 0) for s in sources]  # the index a move lands on, as a bit
-    held = 0
-    for i, shift in enumerate(shifts):
-        if key >> shift & 15:
-            held |= 1 << i
-    bits = _SET_BITS.__getitem__ if len(movable) <= 12 else _set_bits
+    bits = _SET_BITS.__getitem__ if len(sources) <= 12 else _set_bits
     at, after = _AT, _AFTER
     if need == 3:
         return [
