@@ -42,6 +42,7 @@ _HIT = [1 << (_HIT_SHIFT + t) for t in range(NIBBLES)]
 _OUTSIDE = sum(15 << (4 * i) for i in range(7, 26))  # points 7-24 and the bar
 _ABOVE = [sum(15 << (4 * i) for i in range(s + 1, 26)) for s in range(NIBBLES)]
 _BAR_NIB = 15 << (4 * 25)
+_TWO_UP = _OUTSIDE & ~_LOW  # a count of 2 or more on an outside point
 # _DELTA[d][s]: move one checker from s by d (to the tray when it passes the ace point)
 _DELTA = [[0] * NIBBLES] + [
     [_NIB[max(s - d, 0)] - _NIB[s] for s in range(NIBBLES)] for d in range(1, 7)
@@ -183,7 +184,10 @@ def search(mine: int, theirs: int, first: int, second: int) -> Found:
         return _doubles(mine, ge2, blot, first)
     if mine & _BAR_NIB:
         return _pair_from_bar(mine, ge2, blot, first, second)
-    if _outside_count(mine) >= 2:
+    outside = mine & _OUTSIDE
+    if outside & _TWO_UP or outside & (outside - 1):
+        # two or more checkers outside (one point holds two, or two points one): no
+        # checker can bear off within the turn
         return _fast_pair(mine, ge2, blot, first, second)
     return _pair_near_home(mine, ge2, blot, first, second)
 
