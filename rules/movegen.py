@@ -240,31 +240,40 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     """
     found: Found = {}
     occupied = _occupied(mine)
+    occupied.reverse()  # lowest first: the reverse of gnubg's order
     steps_a = _single_steps(mine, ge2, blot, a, occupied)
     steps_b = _single_steps(mine, ge2, blot, b, occupied)
-    backwards_b = steps_b[::-1]
-    for flag, x, y, first_steps in ((1, b, a, steps_b), (0, a, b, steps_a)):
-        delta_y = _DELTA[y]
-        paths = _PAIR_PATHS[flag]
-        for s1, d1, h1 in reversed(first_steps):
-            k1 = (mine + d1) | h1
-            row = paths[s1]
-            t1 = s1 - x
-            if t1 > y and not mine >> (4 * t1) & 15:
-                # the moved checker goes on from a point where none stood before
-                t2 = t1 - y
-                bit = _OPP_BIT[t2]
-                if not ge2 & bit:
-                    found[(k1 + delta_y[t1]) | (_HIT[t2] if blot & bit else 0)] = row[t1]
-            if flag:
-                continue
-            if (mine >> (4 * s1) & 15) == 1:
-                for s2, d2, h2 in backwards_b:
-                    if s2 != s1:
-                        found[(k1 + d2) | h2] = row[s2]
-            else:
-                for s2, d2, h2 in backwards_b:
+    # gnubg's second pass, b then a: only a checker that moves twice adds a play
+    delta_a = _DELTA[a]
+    paths = _PAIR_PATHS[1]
+    for s1, d1, h1 in steps_b:
+        t1 = s1 - b
+        if t1 > a and not mine >> (4 * t1) & 15:
+            # it goes on from a point where none stood before
+            t2 = t1 - a
+            bit = _OPP_BIT[t2]
+            if not ge2 & bit:
+                k1 = (mine + d1) | h1
+                found[(k1 + delta_a[t1]) | (_HIT[t2] if blot & bit else 0)] = paths[s1][t1]
+    # the first pass, a then b: that checker again, then a with each move of b
+    delta_b = _DELTA[b]
+    paths = _PAIR_PATHS[0]
+    for s1, d1, h1 in steps_a:
+        k1 = (mine + d1) | h1
+        row = paths[s1]
+        t1 = s1 - a
+        if t1 > b and not mine >> (4 * t1) & 15:
+            t2 = t1 - b
+            bit = _OPP_BIT[t2]
+            if not ge2 & bit:
+                found[(k1 + delta_b[t1]) | (_HIT[t2] if blot & bit else 0)] = row[t1]
+        if (mine >> (4 * s1) & 15) == 1:
+            for s2, d2, h2 in steps_b:
+                if s2 != s1:  # the checker a moved is no longer there to move b
                     found[(k1 + d2) | h2] = row[s2]
+        else:
+            for s2, d2, h2 in steps_b:
+                found[(k1 + d2) | h2] = row[s2]
     if found:
         return found
     # No two-die play: each single step is a whole play, of the higher die if it moves (WBF 17).
@@ -274,8 +283,9 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
 
 
 def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> Found:
+    """Plays of one die (``steps`` lowest source first): gnubg keeps the highest's path."""
     found: Found = {}
-    for s, d, h in steps:
+    for s, d, h in reversed(steps):
         found.setdefault((mine + d) | h, (flag, s))
     return found
 
