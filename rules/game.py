@@ -458,7 +458,8 @@ class Game:
             self._require(Phase.MOVE, _NOT_NOW_PLAY)
         illegal: IllegalPlayError | None = None
         if isinstance(play, Play):
-            if play not in self.legal_plays:  # one lookup (see LegalPlays)
+            legal = self._legal if self._legal is not None else self.legal_plays
+            if play not in legal:  # one lookup (see LegalPlays)
                 raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
             chosen: Play | None = play
         else:

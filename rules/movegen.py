@@ -177,9 +177,8 @@ def search(mine: int, theirs: int, first: int, second: int) -> Found:
     were used as given, 1 swapped (always 0 for doubles).
     """
     # Opponent points (in the mover's numbering) held by 2+ or by exactly one checker.
-    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
     ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
-    blot = ge1 & ~ge2
+    blot = theirs & _LOW & ~ge2  # a count of exactly 1: bit 0 alone
     if first == second:
         return _doubles(mine, ge2, blot, first)
     if mine & _BAR_NIB:
@@ -350,14 +349,12 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     singles = []
     for x, (flag, k1) in entered.items():
         y = b if x == a else a
-        played = False
-        for s2, d2, h2 in _single_steps(k1, ge2, blot, y, _occupied(k1)):
-            key = (k1 + d2) | h2
-            if key not in found:
-                found[key] = (flag, 25, s2)
-            played = True
-        if not played:
+        steps = _single_steps(k1, ge2, blot, y, _occupied(k1))
+        if not steps:
             singles.append((x, k1, flag, 25))
+        row = _PAIR_PATHS[flag][25]
+        for s2, d2, h2 in steps:
+            found.setdefault((k1 + d2) | h2, row[s2])
     return found or _best_single(singles)
 
 
