@@ -435,8 +435,9 @@ class Game:
         self.dice = rolled = check_dice(dice if dice is not None else self.dice_source.roll())
         self.phase = Phase.MOVE
         self._legal = None
-        fields = (Act.ROLL, self.turn, rolled, None, None, None, None, None, self.position)
-        self.log.append(tuple.__new__(Action, (*fields, self._state(), None)))
+        state, position = self._state(), self.position
+        entry = (Act.ROLL, self.turn, rolled, None, None, None, None, None, position, state, None)
+        self.log.append(tuple.__new__(Action, entry))
         if pass_if_no_play:
             self._pass_if_no_play()
 
@@ -481,8 +482,9 @@ class Game:
         self._finish_turn(after)
         # Half of every turn: _log written out, as in roll()
         reason, why = (illegal.cited, str(illegal)) if illegal else (None, None)
-        fields = (Act.PLAY, mover, self._played_dice, written, None, None, why, None, after)
-        self.log.append(tuple.__new__(Action, (*fields, self._state(), reason)))
+        state, dice = self._state(), self._played_dice
+        entry = (Act.PLAY, mover, dice, written, None, None, why, None, after, state, reason)
+        self.log.append(tuple.__new__(Action, entry))
         if after[1] & 15 == CHECKERS:
             self._end_by_bearing_off(mover, after)
         return chosen
