@@ -23,10 +23,8 @@ GameResult(winner=1, points=1, outcome=<Outcome.DROP: 'drop'>, cube=1)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import Enum
-from itertools import repeat
-from operator import is_
 from typing import TYPE_CHECKING
 
 from .dice import DiceSource, EnteredDice, SecureDice
@@ -34,7 +32,7 @@ from .errors import IllegalActionError, IllegalPlayError
 from .match import GameContext, GameResult, MoneyRules, Outcome
 from .matchid import GameState, MatchState, Resignation
 from .messages import Message
-from .movegen import can_play, check_dice, legal_plays
+from .movegen import LegalPlays, check_dice
 from .notation import apply_written, resolve_play
 from .play import Play, Step
 from .position import BAR, CHECKERS, OFF, Position
@@ -228,6 +226,12 @@ class Action(_ActionLayout):
         return tuple(getattr(self, name) for name in _FIELDS)
 
 
+# The match states logged so far, by what they are made of (see Game._state): a value for
+# each roll of each player at each score and cube, which every game of a session repeats.
+_STATES: dict[tuple[object, ...], MatchState] = {}
+_STATES_KEPT = 8192
+
+
 class Game:
     """A backgammon game under match or money rules, with its action log."""
 
@@ -250,10 +254,10 @@ class Game:
         self.result: GameResult | None = None
         self.turns = [0, 0]  # plays made by each player in this game
         self.log: list[Action] = []
-        self._legal: tuple[Play, ...] | None = None  # listed when first asked for
-        # the match states logged so far, by what they are made of: most repeat
-        self._states: dict[tuple[object, ...], MatchState] = {}
+        self._legal: LegalPlays | None = None  # listed when first asked for
         self._before_resign = Phase.ROLL
+        self._keyed_context: GameContext | None = None  # the context _context_key was read from
+        self._context_key: tuple[object, ...] = ()
         self._played_dice: tuple[int, int] | None = None
 
     # --- reading the state ---------------------------------------------------
@@ -266,18 +270,22 @@ class Game:
         return self.turn
 
     @property
-    def legal_plays(self) -> tuple[Play, ...]:
-        """The legal plays of the dice rolled (empty before the roll).
+    def legal_plays(self) -> Sequence[Play]:
+        """The legal plays of the dice rolled (empty before the roll), in the order of
+        :func:`rules.movegen.legal_plays`.
 
-        Listed on first use: replaying a written play does not need them (see
-        :func:`rules.notation.resolve_play`).
+        Listed when the roll is checked for a play, or on first use: replaying a written
+        play does not need them (see :func:`rules.notation.resolve_play`). A
+        :class:`~rules.movegen.LegalPlays`: each play is made when first read, since a
+        turn reads one.
         """
-        if self.phase is not Phase.MOVE:
-            return ()
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
+            if self.phase is not Phase.MOVE:
+                return ()
             assert self.dice is not None  # in the MOVE phase the dice are always rolled
-            self._legal = legal_plays(self.position, self.dice)
-        return self._legal
+            legal = self._legal = LegalPlays(self.position, self.dice)
+        return legal
 
     @property
     def over(self) -> bool:
@@ -421,10 +429,15 @@ class Game:
         A roll with no legal play loses the turn at once (WBF 17), unless a
         replay asks to wait for the play a log wrote anyway (``pass_if_no_play``).
         """
-        self._require(Phase.ROLL, _NOT_NOW_ROLL)
-        self.dice = check_dice(dice if dice is not None else self.dice_source.roll())
-        self._start_move()
-        self._log(Act.ROLL, self.turn, dice=self.dice)
+        if self.phase is not Phase.ROLL:
+            self._require(Phase.ROLL, _NOT_NOW_ROLL)
+        # Half of every turn: the steps of _start_move and _log written out, as in play()
+        self.dice = rolled = check_dice(dice if dice is not None else self.dice_source.roll())
+        self.phase = Phase.MOVE
+        self._legal = None
+        state, position = self._state(), self.position
+        entry = (Act.ROLL, self.turn, rolled, None, None, None, None, None, position, state, None)
+        self.log.append(tuple.__new__(Action, entry))
         if pass_if_no_play:
             self._pass_if_no_play()
 
@@ -442,12 +455,12 @@ class Game:
         rules is applied as written and logged as illegal: it stood once the
         opponent rolled (WBF 14). Returns the legal play made, None for an illegal one.
         """
-        self._require(Phase.MOVE, _NOT_NOW_PLAY)
+        if self.phase is not Phase.MOVE:
+            self._require(Phase.MOVE, _NOT_NOW_PLAY)
         illegal: IllegalPlayError | None = None
         if isinstance(play, Play):
-            legal = self.legal_plays
-            # the play is most often one of these very objects: no need to compare them
-            if not any(map(is_, legal, repeat(play))) and play not in legal:
+            legal = self._legal if self._legal is not None else self.legal_plays
+            if play not in legal:  # one lookup (see LegalPlays)
                 raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
             chosen: Play | None = play
         else:
@@ -467,14 +480,11 @@ class Game:
             after, written = apply_written(self.position, str(play)), str(play).strip()
         mover = self.turn
         self._finish_turn(after)
-        self._log(
-            Act.PLAY,
-            mover,
-            dice=self._played_dice,
-            play=written,
-            illegal=str(illegal) if illegal else None,
-            illegal_reason=illegal.cited if illegal else None,
-        )
+        # Half of every turn: _log written out, as in roll()
+        reason, why = (illegal.cited, str(illegal)) if illegal else (None, None)
+        state, dice = self._state(), self._played_dice
+        entry = (Act.PLAY, mover, dice, written, None, None, why, None, after, state, reason)
+        self.log.append(tuple.__new__(Action, entry))
         if after[1] & 15 == CHECKERS:
             self._end_by_bearing_off(mover, after)
         return chosen
@@ -617,8 +627,16 @@ class Game:
         self._legal = None
 
     def _pass_if_no_play(self) -> None:
+        """Lose the turn when the roll has no legal play (WBF 17).
+
+        The plays are listed here rather than only tested for (``can_play``): whoever
+        rolled reads them next (a board, a bot), so the test would be work done twice.
+        A replay of a written play does not come here, and needs no list.
+        """
         assert self.dice is not None  # called once the dice are rolled
-        if not (self._legal if self._legal is not None else can_play(self.position, self.dice)):
+        if self._legal is None:
+            self._legal = LegalPlays(self.position, self.dice)
+        if not self._legal:
             mover = self.turn
             dice = self.dice
             self._finish_turn(self.position.swap())
@@ -674,7 +692,20 @@ class Game:
         note: Message | None = None,
         illegal_reason: Message | None = None,
     ) -> None:
+        fields = (act, player, dice, play, None, resignation, illegal, note, self.position)
+        self.log.append(tuple.__new__(Action, (*fields, self._state(), illegal_reason)))
+
+    def _state(self) -> MatchState:
+        """:attr:`match_state`, for the log: a game logs two a turn, and they repeat.
+
+        Shared by all games (see ``_STATES``), by everything it is made of.
+        """
+        context = self.context
+        if context is not self._keyed_context:  # read once a game (a context is a value)
+            self._keyed_context = context
+            self._context_key = (context.length, context.score, context.crawford)
         key = (
+            self._context_key,
             self.phase._value_,  # a plain str: Enum's own __hash__ is Python code
             self.turn,
             self.offered_by,
@@ -683,9 +714,10 @@ class Game:
             self.dice,
             self.offer,
             self.result,
-        )  # everything match_state reads but the context, which a game keeps
-        state = self._states.get(key)
+        )  # everything match_state reads
+        state = _STATES.get(key)
         if state is None:
-            state = self._states[key] = self.match_state
-        fields = (act, player, dice, play, None, resignation, illegal, note, self.position, state)
-        self.log.append(tuple.__new__(Action, (*fields, illegal_reason)))
+            if len(_STATES) >= _STATES_KEPT:
+                _STATES.clear()  # a server's scores and cubes add up; start over now and then
+            state = _STATES[key] = self.match_state
+        return state

@@ -25,7 +25,8 @@ a fast path with no per-step legality checks beyond occupancy.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 from .errors import InvalidDiceError
 from .messages import Message
@@ -41,6 +42,7 @@ _HIT = [1 << (_HIT_SHIFT + t) for t in range(NIBBLES)]
 _OUTSIDE = sum(15 << (4 * i) for i in range(7, 26))  # points 7-24 and the bar
 _ABOVE = [sum(15 << (4 * i) for i in range(s + 1, 26)) for s in range(NIBBLES)]
 _BAR_NIB = 15 << (4 * 25)
+_TWO_UP = _OUTSIDE & ~_LOW  # a count of 2 or more on an outside point
 # _DELTA[d][s]: move one checker from s by d (to the tray when it passes the ace point)
 _DELTA = [[0] * NIBBLES] + [
     [_NIB[max(s - d, 0)] - _NIB[s] for s in range(NIBBLES)] for d in range(1, 7)
@@ -48,8 +50,10 @@ _DELTA = [[0] * NIBBLES] + [
 
 
 # Plays found by a search: resulting key -> the first path reaching it (order flag, sources...)
-Found = dict[int, tuple[int, ...]]
+Found = dict[int, tuple[int, ...] | None]  # None: a double's path, told by its result
 
+
+_make = tuple.__new__
 
 # _ROLLS[a][b]: the roll (a, b), one tuple for every game and log entry that holds it
 _ROLLS = [[(a, b) for b in range(7)] for a in range(7)]
@@ -82,9 +86,74 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     return tuple(
         [
             make(Play, (position, path, key, roll))
-            for key, path in search(position[0], position[1], roll[0], roll[1])
+            for key, path in search(position[0], position[1], roll[0], roll[1]).items()
         ]
     )
+
+
+class LegalPlays(Sequence[Play]):
+    """The legal plays of one roll, as :func:`legal_plays` lists them, made into plays when read.
+
+    What a game hands out as its legal plays. A turn's list is mostly counted, tested
+    for a play and read once (a player, a bot or a log takes one play of it), and a
+    :class:`Play` costs more to make than the search spends finding it: so the
+    search's results are kept, and a play is made the first time it is read (the
+    same object every time after). Membership is one lookup of the play's result.
+    """
+
+    __slots__ = ("_found", "_keys", "_made", "_position", "_roll")
+
+    def __init__(self, position: Position, roll: tuple[int, int]) -> None:
+        self._position = position
+        self._roll = roll
+        self._found = search(position[0], position[1], roll[0], roll[1])
+        self._keys: list[int] | None = None  # the results in order, listed when indexed
+        self._made: dict[int, Play] = {}
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Play, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = list(self._found)
+        key = keys[index]
+        play = self._made.get(key)
+        if play is None:
+            play = self._made[key] = _make(
+                Play, (self._position, self._found[key], key, self._roll)
+            )
+        return play
+
+    def __iter__(self) -> Iterator[Play]:
+        made, position, roll = self._made, self._position, self._roll
+        for key, path in self._found.items():
+            play = made.get(key)
+            if play is None:
+                play = made[key] = _make(Play, (position, path, key, roll))
+            yield play
+
+    def __contains__(self, play: object) -> bool:
+        # plays are equal when they start from the same position and end the same way
+        return isinstance(play, Play) and play[2] in self._found and play[0] == self._position
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LegalPlays, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, so unhashable like a list
+
+    def __repr__(self) -> str:
+        return f"LegalPlays({tuple(self)!r})"
 
 
 _POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
@@ -100,35 +169,40 @@ _REACH = [[0] * NIBBLES] + [
 ]
 
 
-def search(
-    mine: int, theirs: int, first: int, second: int
-) -> Iterable[tuple[int, tuple[int, ...]]]:
-    """Each legal play as (resulting key, first path reaching it: order flag, source, ...).
+def search(mine: int, theirs: int, first: int, second: int) -> Found:
+    """Each legal play's resulting key -> the first path reaching it: order flag, source, ...
 
     A key is the mover's packed side with one flag bit per point where a blot was
     hit. A path is ``(order flag, source, source, ...)``: flag 0 means the dice
     were used as given, 1 swapped (always 0 for doubles).
     """
     # Opponent points (in the mover's numbering) held by 2+ or by exactly one checker.
-    ge1 = (theirs | theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
     ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
-    blot = ge1 & ~ge2
+    blot = theirs & _LOW & ~ge2  # a count of exactly 1: bit 0 alone
     if first == second:
         return _doubles(mine, ge2, blot, first)
     if mine & _BAR_NIB:
-        return _pair_from_bar(mine, ge2, blot, first, second).items()
-    if _outside_count(mine) >= 2:
-        return _fast_pair(mine, ge2, blot, first, second).items()
-    return _pair_near_home(mine, ge2, blot, first, second).items()
+        return _pair_from_bar(mine, ge2, blot, first, second)
+    outside = mine & _OUTSIDE
+    if outside & _TWO_UP or outside & (outside - 1):
+        # two or more checkers outside (one point holds two, or two points one): no
+        # checker can bear off within the turn
+        return _fast_pair(mine, ge2, blot, first, second)
+    return _pair_near_home(mine, ge2, blot, first, second)
 
 
 def _outside_count(mine: int) -> int:
-    total = 0
-    outside = (mine & _OUTSIDE) >> 28
-    while outside:
-        total += outside & 15
-        outside >>= 4
-    return total
+    """The mover's checkers outside the home board (points 7-24 and the bar).
+
+    Each bit of a count nibble weighs 1, 2, 4 or 8: four counts of set bits (in C).
+    """
+    outside = mine & _OUTSIDE
+    return (
+        (outside & _LOW).bit_count()
+        + 2 * (outside >> 1 & _LOW).bit_count()
+        + 4 * (outside >> 2 & _LOW).bit_count()
+        + 8 * (outside >> 3 & _LOW).bit_count()
+    )
 
 
 def _occupied(mine: int) -> list[int]:
@@ -163,33 +237,42 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     Candidates are visited in the reverse of gnubg's order and later writes win,
     so each result keeps the path gnubg finds first (and so gnubg's notation).
     """
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     occupied = _occupied(mine)
+    occupied.reverse()  # lowest first: the reverse of gnubg's order
     steps_a = _single_steps(mine, ge2, blot, a, occupied)
     steps_b = _single_steps(mine, ge2, blot, b, occupied)
-    backwards_b = steps_b[::-1]
-    for flag, x, y, first_steps in ((1, b, a, steps_b), (0, a, b, steps_a)):
-        delta_y = _DELTA[y]
-        paths = _PAIR_PATHS[flag]
-        for s1, d1, h1 in reversed(first_steps):
-            k1 = (mine + d1) | h1
-            row = paths[s1]
-            t1 = s1 - x
-            if t1 > y and not mine >> (4 * t1) & 15:
-                # the moved checker goes on from a point where none stood before
-                t2 = t1 - y
-                bit = _OPP_BIT[t2]
-                if not ge2 & bit:
-                    found[(k1 + delta_y[t1]) | (_HIT[t2] if blot & bit else 0)] = row[t1]
-            if flag:
-                continue
-            if (mine >> (4 * s1) & 15) == 1:
-                for s2, d2, h2 in backwards_b:
-                    if s2 != s1:
-                        found[(k1 + d2) | h2] = row[s2]
-            else:
-                for s2, d2, h2 in backwards_b:
+    # gnubg's second pass, b then a: only a checker that moves twice adds a play
+    delta_a = _DELTA[a]
+    paths = _PAIR_PATHS[1]
+    for s1, d1, h1 in steps_b:
+        t1 = s1 - b
+        if t1 > a and not mine >> (4 * t1) & 15:
+            # it goes on from a point where none stood before
+            t2 = t1 - a
+            bit = _OPP_BIT[t2]
+            if not ge2 & bit:
+                k1 = (mine + d1) | h1
+                found[(k1 + delta_a[t1]) | (_HIT[t2] if blot & bit else 0)] = paths[s1][t1]
+    # the first pass, a then b: that checker again, then a with each move of b
+    delta_b = _DELTA[b]
+    paths = _PAIR_PATHS[0]
+    for s1, d1, h1 in steps_a:
+        k1 = (mine + d1) | h1
+        row = paths[s1]
+        t1 = s1 - a
+        if t1 > b and not mine >> (4 * t1) & 15:
+            t2 = t1 - b
+            bit = _OPP_BIT[t2]
+            if not ge2 & bit:
+                found[(k1 + delta_b[t1]) | (_HIT[t2] if blot & bit else 0)] = row[t1]
+        if (mine >> (4 * s1) & 15) == 1:
+            for s2, d2, h2 in steps_b:
+                if s2 != s1:  # the checker a moved is no longer there to move b
                     found[(k1 + d2) | h2] = row[s2]
+        else:
+            for s2, d2, h2 in steps_b:
+                found[(k1 + d2) | h2] = row[s2]
     if found:
         return found
     # No two-die play: each single step is a whole play, of the higher die if it moves (WBF 17).
@@ -199,8 +282,9 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
 
 
 def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> Found:
-    found: dict[int, tuple[int, ...]] = {}
-    for s, d, h in steps:
+    """Plays of one die (``steps`` lowest source first): gnubg keeps the highest's path."""
+    found: Found = {}
+    for s, d, h in reversed(steps):
         found.setdefault((mine + d) | h, (flag, s))
     return found
 
@@ -211,7 +295,7 @@ def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     The search of :func:`_general` without its recursion: each order of the dice,
     sources from the highest, every step checked (WBF 18, 22).
     """
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     singles = []
     for flag, x, y in ((0, a, b), (1, b, a)):
         paths = _PAIR_PATHS[flag]
@@ -261,18 +345,16 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
             return {key: (0, 25, 25)}
         ((_, (flag, key)),) = entered.items()
         return {key: (flag, 25)}
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     singles = []
     for x, (flag, k1) in entered.items():
         y = b if x == a else a
-        played = False
-        for s2, d2, h2 in _single_steps(k1, ge2, blot, y, _occupied(k1)):
-            key = (k1 + d2) | h2
-            if key not in found:
-                found[key] = (flag, 25, s2)
-            played = True
-        if not played:
+        steps = _single_steps(k1, ge2, blot, y, _occupied(k1))
+        if not steps:
             singles.append((x, k1, flag, 25))
+        row = _PAIR_PATHS[flag][25]
+        for s2, d2, h2 in steps:
+            found.setdefault((k1 + d2) | h2, row[s2])
     return found or _best_single(singles)
 
 
@@ -281,15 +363,21 @@ def _best_single(singles: list[tuple[int, int, int, int]]) -> Found:
     if not singles:
         return {}
     high = max(single[0] for single in singles)
-    found: dict[int, tuple[int, ...]] = {}
+    found: Found = {}
     for die, key, flag, source in singles:
         if die == high and key not in found:
             found[key] = (flag, source)
     return found
 
 
-def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[int, ...]]]:
-    """A double: four moves of one die, sources never rising, so no order is searched twice."""
+def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
+    """A double: four moves of one die, sources never rising, so no order is searched twice.
+
+    A play of a double is a multiset of sources, and two multisets never give the
+    same position (the highest point where they differ ends with different counts):
+    no deduplication, and the result alone tells the path (see
+    :func:`rules.play.double_path`), so the common case records results only (None).
+    """
     prefix: tuple[int, ...] = (0,)
     key = mine
     bar = mine >> 100 & 15
@@ -297,23 +385,29 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
         t = 25 - d
         bit = _OPP_BIT[t]
         if ge2 & bit:
-            return []  # a dance
+            return {}  # a dance
         entering = min(bar, 4)
         key = (mine + entering * _DELTA[d][25]) | (_HIT[t] if blot & bit else 0)
         prefix += (25,) * entering
         if entering == 4 or bar > entering:
-            return [(key, prefix)]
+            return {key: prefix}
     need = 5 - len(prefix)  # moves left after entering
-    delta = _DELTA[d]
     # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
     reachable = 0
-    for s in range(24, 0, -1):
-        if key >> (4 * s) & 15:
-            reachable |= _REACH[d][s]
+    reach = _REACH[d]
+    for s in _occupied(key):
+        reachable |= reach[s]
+    if need >= 3 and _outside_count(key) >= need:
+        # every checker outside needs a move to come home first: none can bear off (WBF 22)
+        keys = _double_keys(key, ge2, blot, d, need, reachable)
+        if keys:
+            return dict.fromkeys(keys)
+        # fewer moves than the dice: the walk below finds the most that can be played
+    delta = _DELTA[d]
     movable = []  # (source, delta, hit flag, bears off), highest source first
-    for s in range(24, 0, -1):
-        if not reachable >> s & 1:
-            continue
+    while reachable:
+        s = reachable.bit_length() - 1
+        reachable ^= 1 << s
         t = s - d
         if t >= 1:
             bit = _OPP_BIT[t]
@@ -321,9 +415,6 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
                 movable.append((s, delta[s], _HIT[t] if blot & bit else 0, False))
         else:
             movable.append((s, delta[s], 0, True))
-    if need == 4 and _outside_count(key) >= 4:
-        # every checker outside needs a move to come home first: none can bear off (WBF 22)
-        return _doubles_on_board(key, [m for m in movable if not m[3]])
     n = len(movable)
     low = d  # sources at or below the die bear off: legal only when all are home (WBF 22)
     # A play of a double is a multiset of sources, and two multisets never give the same
@@ -381,56 +472,78 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> list[tuple[int, tuple[in
             by_dice[base + 1].append((k1, prefix + (s0,)))
     for plays in reversed(by_dice):
         if plays:
-            return plays
-    return [(key, prefix)] if base else []
+            return dict(plays)
+    return {key: prefix} if base else {}
 
 
-def _doubles_on_board(
-    key: int, movable: list[tuple[int, int, int, bool]]
-) -> list[tuple[int, tuple[int, ...]]]:
-    """The common double: nothing on the bar and no checker can bear off this turn.
+# _AT[i], _AFTER[i]: the set bits for indices i and up, i + 1 and up
+_AT = [-1 << i for i in range(NIBBLES)]
+_AFTER = [-1 << (i + 1) for i in range(NIBBLES)]
+# _SET_BITS[m]: the indices of the bits set in m (12 bits), lowest first; _SET_BITS_HIGH for
+# the next 12 bits
+_SET_BITS = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(4096))
+_SET_BITS_HIGH = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
 
-    Then a step is legal whenever its source holds a checker, so the fourth move
-    is a comprehension: the bulk of the plays cost no Python statement each.
+
+def _set_bits(mask: int) -> tuple[int, ...]:
+    return _SET_BITS[mask & 4095] + _SET_BITS_HIGH[mask >> 12]
+
+
+def _double_keys(key: int, ge2: int, blot: int, d: int, need: int, reachable: int) -> list[int]:
+    """The results of the common double, ``need`` (3 or 4) moves and none can bear off.
+
+    Then a step is legal whenever its source holds a checker, and the sources of a
+    play never rise. The sources are the ``reachable`` points (a bit each) whose
+    move is not blocked, highest first; each move is from an index at or after the
+    last one. A set of candidate indices is a bit mask: those still holding a
+    checker, then after a move the source only while one is left there, and the
+    point the checker landed on. One comprehension walks it all: each play costs no
+    Python statement, and none makes a path (see :func:`_doubles`). Empty when
+    fewer moves than ``need`` can be played.
     """
-    full: list[tuple[int, tuple[int, ...]]] = []
-    threes: list[tuple[int, tuple[int, ...]]] = []
-    twos: list[tuple[int, tuple[int, ...]]] = []
-    ones: list[tuple[int, tuple[int, ...]]] = []
-    n = len(movable)
-    for i0 in range(n):
-        s0, dl0, h0, _ = movable[i0]
-        if not key >> (4 * s0) & 15:
-            continue
-        k1 = (key + dl0) | h0
-        more1 = False
-        for i1 in range(i0, n):
-            s1, dl1, h1, _ = movable[i1]
-            if not k1 >> (4 * s1) & 15:
-                continue
-            more1 = True
-            k2 = (k1 + dl1) | h1
-            more2 = False
-            for i2 in range(i1, n):
-                s2, dl2, h2, _ = movable[i2]
-                if not k2 >> (4 * s2) & 15:
-                    continue
-                more2 = True
-                k3 = (k2 + dl2) | h2
-                fours = [
-                    ((k3 + dl3) | h3, (0, s0, s1, s2, s3))
-                    for s3, dl3, h3, _ in movable[i2:]
-                    if k3 >> (4 * s3) & 15
-                ]
-                if fours:
-                    full += fours
-                elif not full:
-                    threes.append((k3, (0, s0, s1, s2)))
-            if not more2 and not full and not threes:
-                twos.append((k2, (0, s0, s1)))
-        if not more1 and not full and not threes and not twos:
-            ones.append((k1, (0, s0)))
-    return full or threes or twos or ones
+    delta = _DELTA[d]
+    sources: list[int] = []
+    deltas: list[int] = []
+    hits: list[int] = []
+    held = 0  # the indices holding a checker now
+    reachable &= -2 << d  # no bear-off: sources above the die only
+    while reachable:
+        s = reachable.bit_length() - 1
+        reachable ^= 1 << s
+        bit = _OPP_BIT[s - d]
+        if not ge2 & bit:
+            if key >> (4 * s) & 15:
+                held |= 1 << len(sources)
+            sources.append(s)
+            deltas.append(delta[s])
+            hits.append(_HIT[s - d] if blot & bit else 0)
+    shifts = [4 * s for s in sources]
+    index = {s: 1 << i for i, s in enumerate(sources)}
+    lands = [index.get(s - d, 0) for s in sources]  # the index a move lands on, as a bit
+    bits = _SET_BITS.__getitem__ if len(sources) <= 12 else _set_bits
+    at, after = _AT, _AFTER
+    if need == 3:
+        return [
+            (k2 + deltas[i2]) | hits[i2]
+            for i0 in bits(held)
+            for k1 in ((key + deltas[i0]) | hits[i0],)
+            for m1 in ((held & (at[i0] if k1 >> shifts[i0] & 15 else after[i0])) | lands[i0],)
+            for i1 in bits(m1)
+            for k2 in ((k1 + deltas[i1]) | hits[i1],)
+            for i2 in bits((m1 & (at[i1] if k2 >> shifts[i1] & 15 else after[i1])) | lands[i1])
+        ]
+    return [
+        (k3 + deltas[i3]) | hits[i3]
+        for i0 in bits(held)
+        for k1 in ((key + deltas[i0]) | hits[i0],)
+        for m1 in ((held & (at[i0] if k1 >> shifts[i0] & 15 else after[i0])) | lands[i0],)
+        for i1 in bits(m1)
+        for k2 in ((k1 + deltas[i1]) | hits[i1],)
+        for m2 in ((m1 & (at[i1] if k2 >> shifts[i1] & 15 else after[i1])) | lands[i1],)
+        for i2 in bits(m2)
+        for k3 in ((k2 + deltas[i2]) | hits[i2],)
+        for i3 in bits((m2 & (at[i2] if k3 >> shifts[i2] & 15 else after[i2])) | lands[i2])
+    ]
 
 
 def can_play(position: Position, dice: Sequence[int]) -> bool:
@@ -478,9 +591,6 @@ def reaching_plays(position: Position, roll: tuple[int, int], side: int) -> tupl
             for key, path in _reaching(position[0], position[1], roll[0], roll[1], side).items()
         ]
     )
-
-
-_make = tuple.__new__
 
 
 def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> Found:
@@ -571,7 +681,9 @@ def partial_results(position: Position, dice: Sequence[int]) -> dict[int, int]:
     return {key & _SIDE: len(path) - 1 for key, path in found.items()}
 
 
-def _general(mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False) -> Found:
+def _general(
+    mine: int, ge2: int, blot: int, a: int, b: int, *, every: bool = False
+) -> dict[int, tuple[int, ...]]:
     """Any position, every rule checked at each step: the reference the fast paths must match.
 
     With ``every``, plays that stop early are kept too (for explaining refusals).

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from .position import NIBBLES, Position
 
 if TYPE_CHECKING:
-    # (position before, path, key, dice); path = (order flag, source, ...)
-    _Layout = tuple[Position, tuple[int, ...], int, tuple[int, int]]
+    # (position before, path, key, dice); path = (order flag, source, ...), or None for a
+    # double's play, whose path its result tells (see double_path)
+    _Layout = tuple[Position, tuple[int, ...] | None, int, tuple[int, int]]
 else:
     _Layout = tuple
 
@@ -45,6 +46,25 @@ _STEPS = [
     ]
     for source in range(26)
 ]
+
+
+def double_path(position: Position, key: int, die: int) -> tuple[int, ...]:
+    """The path of a double's play (order flag 0, then the sources, highest first) from its result.
+
+    The search plays a double's sources from the highest point down, so from the bar
+    down each point gives up the checkers it held (with those that came in from a die
+    higher) beyond what the result leaves there: the path need not be kept with the play.
+    """
+    mine, side = position[0], key & _SIDE
+    arrived = [0] * 26
+    path = [0]
+    for point in range(25, 0, -1):
+        leaving = (mine >> (4 * point) & 15) + arrived[point] - (side >> (4 * point) & 15)
+        if leaving > 0:
+            path += [point] * leaving
+            if point > die:
+                arrived[point - die] += leaving
+    return tuple(path)
 
 
 def point_name(point: int) -> str:
@@ -90,6 +110,8 @@ class Play(_Layout):
     def steps(self) -> tuple[Step, ...]:
         """The checker moves in the order played, one per die used."""
         position, path, dice = self[0], self[1], self[3]
+        if path is None:
+            path = double_path(position, self[2], dice[0])
         sources = path[1:]
         order: tuple[int, ...]
         if dice[0] == dice[1]:
