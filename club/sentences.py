@@ -48,7 +48,9 @@ def changes_said(
     before, after = entry.before or {}, entry.after or {}
     shown = shown or {}
     parts = []
-    for field, value in after.items():
+    # in the order ``names`` gives, not the stored one: PostgreSQL's jsonb keeps its own
+    order = {field: index for index, field in enumerate(names)}
+    for field, value in sorted(after.items(), key=lambda item: order.get(item[0], len(order))):
         say = shown.get(field, value_said)
         parts.append(
             _("%(field)s from “%(before)s” to “%(after)s”")

@@ -290,3 +290,19 @@ def test_a_tournament_s_events_are_its_own(director, other_director):
     )
     with pytest.raises(PermissionDenied):
         event_update(event=event, holland=True, user=director)
+
+
+def test_a_change_reads_in_the_forms_order_whatever_order_the_database_kept():
+    """PostgreSQL's jsonb keeps its keys in its own order: the sentence does not follow it."""
+    from club.audit import audit_sentence
+    from club.models import AuditEntry
+
+    entry = AuditEntry(
+        user_name="director",
+        code="tournament.changed",
+        params={"name": "Coppa"},
+        before={"venue": "Milano", "name": "Torneo"},
+        after={"venue": "Genova", "name": "Coppa"},
+    )
+    said = audit_sentence(entry)
+    assert said.index("name from") < said.index("venue from"), said
