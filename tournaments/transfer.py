@@ -1226,7 +1226,7 @@ def _check_knockout(event: EventIn, players: dict[str, PlayerIn]) -> None:
         if m.winner is not None
     }
     try:
-        state = resolve(SHAPES[event.format](len(seeds)), results)
+        state = resolve(SHAPES[event.format](len(seeds), third_place=event.third_place), results)
     except (ValueError, KeyError):
         refuse(next(iter(results), "—"))
     for key, slot in state.slots.items():

@@ -141,3 +141,47 @@ def test_every_entrant_gets_a_final_place_by_the_round_reached(
         assert [p.label for p in sections[1][1]] == ["1", "2", "3–4"]
     page = director_client.get(event.get_absolute_url()).content.decode()
     assert "Final placings" in page and f"<td>{expected[-1]}</td>" in page
+
+
+@pytest.mark.django_db
+def test_a_knockout_with_a_play_off_makes_the_round_trip_of_a_tournament_file(
+    event_with, director, finish
+):
+    import copy
+
+    from tournaments.transfer import tournament_export, tournament_import
+
+    event = event_with(Event.Format.CONSOLATION, 6, third_place=True)
+    event_draw(event=event, seed=6, user=director)
+    _play_all(event, finish)
+    original = tournament_export(tournament=event.tournament)
+
+    copied = tournament_import(document=copy.deepcopy(original), user=director)
+
+    twin = copied.events.get()
+    assert twin.third_place and "P1-1" in {m.place.bracket_key for m in event_matches(event=twin)}
+    again = tournament_export(tournament=copied)
+    again["audit"].pop()
+    assert again == original
+
+
+@pytest.mark.django_db
+def test_a_file_whose_consolation_has_another_shape_is_refused_in_words(
+    event_with, director, finish
+):
+    """A file from before the consolation was sized to its players: refused, not misplaced."""
+    import copy
+
+    from django.core.exceptions import ValidationError
+
+    from tournaments.transfer import tournament_export, tournament_import
+
+    event = event_with(Event.Format.CONSOLATION, 12)
+    event_draw(event=event, seed=12, user=director)
+    _play_all(event, finish)
+    document = tournament_export(tournament=event.tournament)
+    for match in document["matches"]:  # the old shape numbered the consolation otherwise
+        if match["bracket_key"] == "C1-1":
+            match["bracket_key"] = "C1-3"
+    with pytest.raises(ValidationError, match="do not follow from the draw"):
+        tournament_import(document=copy.deepcopy(document), user=director)
