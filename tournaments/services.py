@@ -680,22 +680,16 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
             raise ValidationError(_("%(player)s has not withdrawn.") % {"player": name})
         withdrawal = _withdrawal(locked)
         walkovers = _withdrawal_walkovers(locked, withdrawal)
-        for match in walkovers:
-            later = later_match_begun(match=match)
-            if later is not None:
-                raise ValidationError(
-                    _(
-                        "%(player)s cannot be reinstated: the walkover in %(match)s sent "
-                        "%(opponent)s on, and the later match %(later)s has begun (US rules "
-                        "4.10)."
-                    )
-                    % {
-                        "player": name,
-                        "match": str(match),
-                        "opponent": match.player(match.walkover_winner).name,
-                        "later": str(later),
-                    }
+        blocked = _walkover_followed(walkovers)
+        if blocked is not None:
+            raise ValidationError(
+                _(
+                    "%(player)s cannot be reinstated: the walkover in %(match)s sent "
+                    "%(opponent)s on, and the later match %(later)s has begun (US rules "
+                    "4.10)."
                 )
+                % {"player": name, **blocked}
+            )
         missed = _swiss_rounds_missed(locked)
         if missed:
             raise ValidationError(
@@ -751,22 +745,16 @@ def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
                 % {"player": gone.name, "event": event.name}
             )
         walkovers = _withdrawal_walkovers(locked, _withdrawal(locked))
-        for match in walkovers:
-            later = later_match_begun(match=match)
-            if later is not None:
-                raise ValidationError(
-                    _(
-                        "%(player)s cannot take the place: the walkover in %(match)s sent "
-                        "%(opponent)s on, and the later match %(later)s has begun (US rules "
-                        "4.10)."
-                    )
-                    % {
-                        "player": player.name,
-                        "match": str(match),
-                        "opponent": match.player(match.walkover_winner).name,
-                        "later": str(later),
-                    }
+        blocked = _walkover_followed(walkovers)
+        if blocked is not None:
+            raise ValidationError(
+                _(
+                    "%(player)s cannot take the place: the walkover in %(match)s sent "
+                    "%(opponent)s on, and the later match %(later)s has begun (US rules "
+                    "4.10)."
                 )
+                % {"player": player.name, **blocked}
+            )
         missed = _swiss_rounds_missed(locked)
         if missed:
             raise ValidationError(
@@ -797,6 +785,20 @@ def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
             event_advance(event=event, user=user)
         tables_assign(tournament=event.tournament)
     return newcomer
+
+
+def _walkover_followed(walkovers: list[Match]) -> dict[str, str] | None:
+    """The first walkover a withdrawal gave whose winner has begun a later match (US rules
+    4.10), named for a refusal: the match, the opponent it sent on, the later match."""
+    for match in walkovers:
+        later = later_match_begun(match=match)
+        if later is not None:
+            return {
+                "match": str(match),
+                "opponent": match.player(match.walkover_winner).name,
+                "later": str(later),
+            }
+    return None
 
 
 def _swiss_rounds_missed(entry: Entry) -> list[int]:
