@@ -25,7 +25,7 @@ a fast path with no per-step legality checks beyond occupancy.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
 from .errors import InvalidDiceError
@@ -101,17 +101,18 @@ class LegalPlays(Sequence[Play]):
     same object every time after). Membership is one lookup of the play's result.
     """
 
-    __slots__ = ("_found", "_keys", "_made", "_position", "_roll")
+    __slots__ = ("found", "_keys", "_made", "_position", "_roll")
 
     def __init__(self, position: Position, roll: tuple[int, int]) -> None:
         self._position = position
         self._roll = roll
-        self._found = search(position[0], position[1], roll[0], roll[1])
+        # each result -> its path, in the order listed
+        self.found = search(position[0], position[1], roll[0], roll[1])
         self._keys: list[int] | None = None  # the results in order, listed when indexed
         self._made: dict[int, Play] = {}
 
     def __len__(self) -> int:
-        return len(self._found)
+        return len(self.found)
 
     @overload
     def __getitem__(self, index: int) -> Play: ...
@@ -124,18 +125,18 @@ class LegalPlays(Sequence[Play]):
             return tuple(self)[index]
         keys = self._keys
         if keys is None:
-            keys = self._keys = list(self._found)
+            keys = self._keys = list(self.found)
         key = keys[index]
         play = self._made.get(key)
         if play is None:
             play = self._made[key] = _make(
-                Play, (self._position, self._found[key], key, self._roll)
+                Play, (self._position, self.found[key], key, self._roll)
             )
         return play
 
     def __iter__(self) -> Iterator[Play]:
         made, position, roll = self._made, self._position, self._roll
-        for key, path in self._found.items():
+        for key, path in self.found.items():
             play = made.get(key)
             if play is None:
                 play = made[key] = _make(Play, (position, path, key, roll))
@@ -143,7 +144,10 @@ class LegalPlays(Sequence[Play]):
 
     def __contains__(self, play: object) -> bool:
         # plays are equal when they start from the same position and end the same way
-        return isinstance(play, Play) and play[2] in self._found and play[0] == self._position
+        if isinstance(play, Play):
+            key = play[2]
+            return self._made.get(key) is play or (key in self.found and play[0] == self._position)
+        return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (LegalPlays, tuple)):
@@ -157,6 +161,11 @@ class LegalPlays(Sequence[Play]):
 
 
 _POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
+_NIBBLE_LOWS_24 = _POINT_LOWS >> 4  # the same, one nibble lower
+# _POINTS_LOW[m], _POINTS_HIGH[m]: the points 1-12 and 13-24 marked by the 12 bits of m,
+# lowest first
+_POINTS_LOW = tuple(tuple(i + 1 for i in range(12) if m >> i & 1) for m in range(4096))
+_POINTS_HIGH = tuple(tuple(i + 13 for i in range(12) if m >> i & 1) for m in range(4096))
 # _PAIR_PATHS[flag][s1][s2]: the path tuple of a two-step play, made once
 _PAIR_PATHS = [
     [[(flag, s1, s2) for s2 in range(NIBBLES)] for s1 in range(NIBBLES)] for flag in (0, 1)
@@ -205,19 +214,19 @@ def _outside_count(mine: int) -> int:
     )
 
 
-def _occupied(mine: int) -> list[int]:
-    """The points 24..1 where the mover has checkers, highest first."""
-    bits = (mine | mine >> 1 | mine >> 2 | mine >> 3) & _POINT_LOWS
-    points = []
-    while bits:
-        top = bits.bit_length() - 1
-        points.append(top >> 2)
-        bits ^= 1 << top
-    return points
+def _occupied(mine: int) -> tuple[int, ...]:
+    """The points 1-24 where the mover has checkers, lowest first.
+
+    Found in C, not a Python loop over the points: the nibbles' low bits, written
+    in hexadecimal, are a string of 0s and 1s, read back in base 2 as one bit a point.
+    """
+    side = mine >> 4  # point p's nibble at p - 1: the bar's falls outside the mask
+    bits = int(format((side | side >> 1 | side >> 2 | side >> 3) & _NIBBLE_LOWS_24, "x"), 2)
+    return _POINTS_LOW[bits & 4095] + _POINTS_HIGH[bits >> 12]
 
 
 def _single_steps(
-    mine: int, ge2: int, blot: int, die: int, occupied: list[int]
+    mine: int, ge2: int, blot: int, die: int, occupied: Iterable[int]
 ) -> list[tuple[int, int, int]]:
     """(source, delta, hit flag) of every one-checker move of ``die`` on the board, no bear-off."""
     delta = _DELTA[die]
@@ -238,8 +247,7 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     so each result keeps the path gnubg finds first (and so gnubg's notation).
     """
     found: Found = {}
-    occupied = _occupied(mine)
-    occupied.reverse()  # lowest first: the reverse of gnubg's order
+    occupied = _occupied(mine)  # lowest first: the reverse of gnubg's order
     steps_a = _single_steps(mine, ge2, blot, a, occupied)
     steps_b = _single_steps(mine, ge2, blot, b, occupied)
     # gnubg's second pass, b then a: only a checker that moves twice adds a play
@@ -299,13 +307,13 @@ def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     singles = []
     for flag, x, y in ((0, a, b), (1, b, a)):
         paths = _PAIR_PATHS[flag]
-        for s1 in _occupied(mine):
+        for s1 in reversed(_occupied(mine)):  # highest first, as gnubg
             k1 = _step(mine, ge2, blot, s1, x)
             if k1 < 0:
                 continue
             row = paths[s1]
             moved = False
-            for s2 in _occupied(k1):
+            for s2 in reversed(_occupied(k1)):
                 k2 = _step(k1, ge2, blot, s2, y)
                 if k2 >= 0:
                     moved = True
@@ -349,7 +357,7 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     singles = []
     for x, (flag, k1) in entered.items():
         y = b if x == a else a
-        steps = _single_steps(k1, ge2, blot, y, _occupied(k1))
+        steps = _single_steps(k1, ge2, blot, y, reversed(_occupied(k1)))
         if not steps:
             singles.append((x, k1, flag, 25))
         row = _PAIR_PATHS[flag][25]
