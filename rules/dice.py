@@ -34,7 +34,7 @@ class SecureDice:
     """Dice from the operating system's secure random source (the default)."""
 
     def roll(self) -> tuple[int, int]:
-        return (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+        return _ROLLS[secrets.randbelow(6)][secrets.randbelow(6)]
 
 
 class SeededDice:
