@@ -101,7 +101,7 @@ class LegalPlays(Sequence[Play]):
     same object every time after). Membership is one lookup of the play's result.
     """
 
-    __slots__ = ("found", "_keys", "_made", "_position", "_roll")
+    __slots__ = ("_keys", "_made", "_position", "_roll", "found")
 
     def __init__(self, position: Position, roll: tuple[int, int]) -> None:
         self._position = position
@@ -129,9 +129,7 @@ class LegalPlays(Sequence[Play]):
         key = keys[index]
         play = self._made.get(key)
         if play is None:
-            play = self._made[key] = _make(
-                Play, (self._position, self.found[key], key, self._roll)
-            )
+            play = self._made[key] = _make(Play, (self._position, self.found[key], key, self._roll))
         return play
 
     def __iter__(self) -> Iterator[Play]:
