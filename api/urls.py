@@ -42,9 +42,12 @@ def json_405(view: Any) -> Any:
 
 
 def _pattern(pattern: URLPattern) -> URLPattern:
-    return URLPattern(
-        pattern.pattern, json_405(pattern.callback), pattern.default_args, pattern.name
-    )
+    """An operation's address answering the API's 405; the schema's and the docs' (which
+    django-ninja answers whatever the method) GET only."""
+    view = json_405(pattern.callback)
+    if pattern.name in ("openapi-json", "openapi-view"):
+        view = read_only(pattern.callback)
+    return URLPattern(pattern.pattern, view, pattern.default_args, pattern.name)
 
 
 def read_only(view: Any) -> Any:
