@@ -440,3 +440,33 @@ def test_anonymous_clients_are_throttled_in_plain_words(client, settings, member
     for _ in range(5):
         assert client.get(API + "players").status_code == 200
     assert client.get(API + "players").status_code == 429
+
+
+def test_the_rates_come_from_the_environment():
+    from tests.site.test_settings import python, settings_of
+
+    found = settings_of(
+        "API_RATE_ANONYMOUS",
+        "API_RATE_SIGNED_IN",
+        "NINJA_NUM_PROXIES",
+        API_RATE_ANONYMOUS="120/MIN",
+        API_PROXIES="1",
+    )
+    assert found == {
+        "API_RATE_ANONYMOUS": "120/min",
+        "API_RATE_SIGNED_IN": "600/min",
+        "NINJA_NUM_PROXIES": 1,
+    }
+    refused = python("-c", "import django; django.setup()", API_RATE_ANONYMOUS="lots")
+    assert refused.returncode != 0 and "API_RATE_ANONYMOUS must read like 60/min" in refused.stderr
+
+
+def test_behind_a_proxy_each_client_is_counted_by_its_own_address(client, settings):
+    settings.API_RATE_ANONYMOUS = "2/min"
+    settings.NINJA_NUM_PROXIES = 1  # API_PROXIES=1: the proxy appends the client's address
+    first = {"HTTP_X_FORWARDED_FOR": "203.0.113.7", "REMOTE_ADDR": "127.0.0.1"}
+    second = {"HTTP_X_FORWARDED_FOR": "198.51.100.9", "REMOTE_ADDR": "127.0.0.1"}
+    for _ in range(2):
+        assert client.get(API + "players", **first).status_code == 200
+    assert client.get(API + "players", **first).status_code == 429
+    assert client.get(API + "players", **second).status_code == 200
