@@ -25,6 +25,13 @@ EMAIL_HOST_USER, EMAIL_HOST_PASSWORD   the SMTP account, if it needs one
 EMAIL_USE_TLS  "1" (default, STARTTLS) or "0"
 DEFAULT_FROM_EMAIL  the sender of password resets and error mails, default crawford@localhost
 
+The JSON API (README, API)
+API_RATE_ANONYMOUS  how often one address may call /api/v1/ without signing in (default 60/min;
+               a number, "/", and sec, min, hour or day)
+API_RATE_SIGNED_IN  how often one signed-in account may (default 600/min)
+API_PROXIES    how many proxies in front of the site append to X-Forwarded-For (default 0: the
+               address is the connection's own; a forged header changes nothing)
+
 Sign-in
 LOGIN_COOLOFF_MINUTES  after 5 wrong passwords for one username from one address, sign-in
                is refused for this long (default 15); each further try starts it again
@@ -107,6 +114,8 @@ INSTALLED_APPS = [
     "club",
     "matches",
     "tournaments",
+    "api",  # the read-only JSON API, above them all
+    "ninja",  # django-ninja's templates and its vendored Swagger UI (no CDN)
 ]
 
 MIDDLEWARE = [
@@ -224,6 +233,20 @@ if env("REDIS_URL"):
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+# --- The JSON API: rate limits, counted in the cache above (README, API) ---------------------
+def env_rate(name: str, default: str) -> str:
+    value = env(name, default).lower()
+    count, _slash, period = value.partition("/")
+    if not (count.isdigit() and int(count) >= 1 and period in ("sec", "min", "hour", "day")):
+        raise ImproperlyConfigured(f"{name} must read like 60/min (sec, min, hour or day)")
+    return f"{count}/{period}"
+
+
+API_RATE_ANONYMOUS = env_rate("API_RATE_ANONYMOUS", "60/min")
+API_RATE_SIGNED_IN = env_rate("API_RATE_SIGNED_IN", "600/min")
+NINJA_NUM_PROXIES = env_int("API_PROXIES", 0)
 
 # --- Logging: what an operator reads ----------------------------------------------------------
 # Warnings and errors go to stderr (gunicorn's or the service manager's log), each starting

@@ -226,6 +226,14 @@ def english():
 
 
 @pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: one test's API requests never throttle another's."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def seeded_dice(settings):
     """The board's dice repeat in tests (production dice come from the secure source)."""
     settings.DICE_SEED = "crawford-tests"

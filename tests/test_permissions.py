@@ -73,6 +73,8 @@ def site_patterns(resolver=None, prefix=""):
         route = prefix + str(entry.pattern)
         if route.startswith(("admin/", "i18n/", "accounts/")):
             continue  # the admin is walked below; signing in and out is for everyone
+        if route.startswith("api/") and "(?P<rest>" in route:
+            continue  # the API's JSON 404 for any address it does not have
         if isinstance(entry, URLResolver):
             yield from site_patterns(entry, route)
         elif isinstance(entry, URLPattern):
@@ -80,7 +82,10 @@ def site_patterns(resolver=None, prefix=""):
 
 
 def fill(route, ours):
-    """The route with its placeholders pointing at this tournament's things."""
+    """The route with its placeholders pointing at this tournament's things (the API's the
+    same as the pages': /api/v1/matches/<int:pk> is this tournament's match)."""
+    api = "api/v1/" if route.startswith("api/v1/") else ""
+    route = route.removeprefix(api)
     if route.startswith("players/"):
         pk = ours["player"].pk
     elif route.startswith("tournaments/"):
@@ -96,7 +101,8 @@ def fill(route, ours):
         number = ours["dispute"].pk
     elif "board/<int:number>" in route:
         number = ours["board"].number
-    return "/" + route.replace("<int:pk>", str(pk)).replace("<int:number>", str(number))
+    path = route.replace("<int:pk>", str(pk)).replace("<int:number>", str(number))
+    return "/" + api + path
 
 
 MODELS = (
@@ -211,6 +217,30 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
                 assert response.status_code in (403, 405), (path, response.status_code)
     assert walked >= 60 and changing >= 30
     assert DIRECTORS_READ.issubset(guarded)
+    assert snapshot() == before
+
+
+def test_every_role_reads_the_same_public_data_from_the_api(
+    client, member, other_director, director, django_user_model, ours
+):
+    """The API is public and read-only: as every visitor, the same answers, nothing changed."""
+    staff = django_user_model.objects.create_user("staff", password="pw-1", is_staff=True)
+    api_paths = [fill(route, ours) for route, _ in site_patterns() if route.startswith("api/")]
+    assert len(api_paths) >= 12
+    before = snapshot()
+    answers = {}
+    for who in (None, member, other_director, director, staff):
+        if who is None:
+            client.logout()
+        else:
+            client.force_login(who)
+        for path in api_paths:
+            response = client.get(path)
+            assert response.status_code == 200, (path, who)
+            answers.setdefault(path, set()).add(response.content)
+    assert all(len(seen) == 1 for seen in answers.values()), [
+        p for p, s in answers.items() if len(s) > 1
+    ]
     assert snapshot() == before
 
 

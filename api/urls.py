@@ -1,0 +1,90 @@
+"""/api/v1/: the operations, the schema (openapi.json), the docs, and JSON for every refusal.
+
+Django-ninja answers a method an address does not take with a bare 405 and an unknown address
+falls to the site's HTML 404: here both answer JSON in plain words, like the rest of the API.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.urls import URLPattern, path, re_path
+from django.views.decorators.csrf import csrf_exempt
+
+from .api import api, error_response, guarded
+
+app_name = api.urls_namespace
+
+
+def refusal(method: str, allowed: str) -> JsonResponse:
+    response = error_response(
+        405,
+        "method_not_allowed",
+        f"The API only reads: {method} is not answered here, only {allowed}.",
+    )
+    response["Allow"] = allowed
+    return response
+
+
+def json_405(view: Any) -> Any:
+    """Ninja's bare 405 (a method the address does not take) as the API's JSON refusal."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        response = view(request, *args, **kwargs)
+        if response.status_code == 405:
+            return refusal(request.method, response["Allow"])
+        return response
+
+    return answer
+
+
+def _pattern(pattern: URLPattern) -> URLPattern:
+    """An operation's address answering the API's 405; the schema's and the docs' (which
+    django-ninja answers whatever the method) GET only."""
+    view = json_405(pattern.callback)
+    if pattern.name in ("openapi-json", "openapi-view"):
+        view = read_only(pattern.callback)
+    return URLPattern(pattern.pattern, view, pattern.default_args, pattern.name)
+
+
+def read_only(view: Any) -> Any:
+    """A view of this module's own: GET only, anything else refused with the API's 405."""
+
+    @csrf_exempt
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if request.method != "GET":
+            return refusal(request.method, "GET")
+        return view(request, *args, **kwargs)
+
+    return answer
+
+
+def index(request: HttpRequest) -> JsonResponse:
+    """What the API holds: the version and where each resource is."""
+    root = request.build_absolute_uri("/api/v1/")
+    return JsonResponse(
+        {
+            "version": api.version,
+            "openapi": root + "openapi.json",
+            "docs": root + "docs",
+            "resources": {name: root + name for name in ("tournaments", "matches", "players")},
+        }
+    )
+
+
+def nothing_here(request: HttpRequest, rest: str = "") -> JsonResponse:
+    return error_response(
+        404, "not_found", f"Nothing at {request.path}: see /api/v1/docs for the addresses."
+    )
+
+
+patterns, _app, _namespace = api.urls
+urlpatterns = [
+    path("", read_only(guarded(index, static=True)), name="api-root"),
+    *[_pattern(p) for p in patterns if p.name != "api-root"],
+    re_path(r"^(?P<rest>.*)$", read_only(nothing_here)),
+]
