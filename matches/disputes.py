@@ -75,8 +75,9 @@ class DisputeReport:
         return sheet_ruling_text(self.dispute.match, self.ruling)
 
 
-def sheet_ruling_text(match: Match, ruling: SheetRuling) -> str:
-    """The score-sheet rule applied to a dispute's two sheets, in words (WBF 3)."""
+def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) -> str:
+    """The score-sheet rule applied to a dispute's two sheets, in words (WBF 3); ``log``:
+    the dispute has a log to decide from (a dispute over a player's report has none)."""
     names = {0: str(match.player_a), 1: str(match.player_b)}
     rule = ruling.rule
     if rule == "none":
@@ -94,6 +95,11 @@ def sheet_ruling_text(match: Match, ruling: SheetRuling) -> str:
             "Both players kept a score sheet and they differ: the trailing player's sheet "
             "stands, %(name)s's: %(a)s–%(b)s."
         ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
+    if not log:
+        return _(
+            "The two versions do not agree on who is trailing: neither stands by the rule; "
+            "decide from what the players tell you."
+        )
     return _(
         "Both players kept a score sheet, and the sheets do not agree on who is trailing: "
         "no sheet stands by the rule; decide from the log."

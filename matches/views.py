@@ -537,7 +537,9 @@ def dispute(request, pk: int, number: int):
         "dispute": found,
         "report": report,
         "claim": claim,
-        "claim_ruling": sheet_ruling_text(found.match, ruling) if ruling is not None else "",
+        "claim_ruling": sheet_ruling_text(found.match, ruling, log=False)
+        if ruling is not None
+        else "",
         "sheets": sheets,
         "refusals": refusals,
     }
