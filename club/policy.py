@@ -8,7 +8,9 @@ entry, so a view that forgets cannot write. The answers:
   matches, and no one else does (a director of another tournament reads);
 - a match outside any tournament, a new tournament and the players' register
   belong to the ``Directors`` group;
-- a player whose account is linked acts on the board for their own side only.
+- a player whose account is linked acts on the board for their own side only, and, where
+  the tournament lets the players report results, reports their match's result and confirms
+  or disputes the opponent's report.
 
 This app sits below matches and tournaments, so it does not know where a match
 is played: the tournaments app registers a :func:`register_match_scope` finder
@@ -54,6 +56,10 @@ class MatchScope:
     tournament_id: int | None = None
     directors: frozenset[int] = frozenset()  # user ids of the tournament's directors
     physical_dice: bool = False  # the tournament lets players enter dice rolled at the table
+    # the players report results and the opponent confirms them (else directors enter them)
+    player_reports: bool = False
+    report_detail: str = "either"  # "games", "final" or "either": how players report
+    confirm_minutes: int = 15  # how long a report waits for the opponent, then the director
     label: str = ""  # "Torneo d'Autunno · Main draw · round 2", for the match's pages
     url: str = ""
 
@@ -132,6 +138,30 @@ def board_sides(user: Any, match: Any) -> frozenset[int]:
         for side, player_user in enumerate((match.player_a.user_id, match.player_b.user_id))
         if player_user == user.pk
     )
+
+
+def player_side(user: Any, match: Any) -> int | None:
+    """The side of the match the user plays (their account linked to the player), or None."""
+    if not _person(user):
+        return None
+    for side, player_user in enumerate((match.player_a.user_id, match.player_b.user_id)):
+        if player_user == user.pk:
+            return side
+    return None
+
+
+def can_report_result(user: Any, match: Any) -> bool:
+    """May report the result of this match from their phone: a player of it, linked to their
+    account, in a tournament whose results the players report, the match not yet decided."""
+    if not match_scope(match).player_reports or match.decided:
+        return False
+    return player_side(user, match) is not None
+
+
+def can_answer_report(user: Any, match: Any, reporter_side: int) -> bool:
+    """May confirm or dispute a player's report: the other player of the match."""
+    side = player_side(user, match)
+    return side is not None and side != reporter_side and match_scope(match).player_reports
 
 
 def can_type_dice(user: Any, match: Any) -> bool:

@@ -23,7 +23,12 @@ EMAIL_HOST     the SMTP server; unset (default): mails are printed on the consol
 EMAIL_PORT     default 587 (25 with EMAIL_USE_TLS=0)
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD   the SMTP account, if it needs one
 EMAIL_USE_TLS  "1" (default, STARTTLS) or "0"
-DEFAULT_FROM_EMAIL  the sender of password resets and error mails, default crawford@localhost
+DEFAULT_FROM_EMAIL  the sender of password resets, players' emails and error mails, default
+               crawford@localhost
+EMAIL_BACKEND  a Django mail backend's dotted path, to override the two above (e.g.
+               django.core.mail.backends.locmem.EmailBackend); the tests use locmem
+SITE_URL       the site's address, put in the links of the emails sent to players
+               (default http://127.0.0.1:8000)
 
 The JSON API (README, API)
 API_RATE_ANONYMOUS  how often one address may call /api/v1/ without signing in (default 60/min;
@@ -275,7 +280,7 @@ LOGGING = {
     },
 }
 
-# --- Mail: password resets, and server errors to ADMINS ----------------------------------------
+# --- Mail: password resets, players' emails, and server errors to ADMINS ---------------------
 if env("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = env("EMAIL_HOST")
@@ -286,6 +291,10 @@ if env("EMAIL_HOST"):
     EMAIL_TIMEOUT = 20  # a mail server that does not answer does not hold a page forever
 else:  # a laptop: mails are printed on the console that runs the site
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+if env("EMAIL_BACKEND"):
+    EMAIL_BACKEND = env("EMAIL_BACKEND")
+# players' emails (a result to confirm, a dispute decided, a table ready) link to the site here
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = SERVER_EMAIL = env("DEFAULT_FROM_EMAIL", "crawford@localhost")
 EMAIL_SUBJECT_PREFIX = "[Crawford] "
 ADMINS = [(name or address, address) for name, address in getaddresses([env("ADMINS")]) if address]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -81,6 +82,13 @@ def _created(entry: AuditEntry, who: str) -> str:
 
 
 def _recorded(entry: AuditEntry, who: str) -> str:
+    if entry.params.get("reported_by"):
+        return _("%(who)s confirmed game %(number)s as %(reporter)s reported it: %(game)s.") % {
+            "who": who,
+            "number": entry.params.get("number"),
+            "reporter": entry.params["reported_by"],
+            "game": game_text(entry.after),
+        }
     return _("%(who)s recorded game %(number)s: %(game)s.") % {
         "who": who,
         "number": entry.params.get("number"),
@@ -109,6 +117,13 @@ def _result_corrected(entry: AuditEntry, who: str) -> str:
 def _final_score(entry: AuditEntry, who: str) -> str:
     if entry.before:
         return _result_corrected(entry, who)
+    if entry.params.get("reported_by"):
+        return _("%(who)s confirmed the final score %(a)s–%(b)s as %(reporter)s reported it.") % {
+            "who": who,
+            "a": entry.params.get("score_a"),
+            "b": entry.params.get("score_b"),
+            "reporter": entry.params["reported_by"],
+        }
     return _("%(who)s recorded the final score %(a)s–%(b)s.") % {
         "who": who,
         "a": entry.params.get("score_a"),
@@ -177,6 +192,11 @@ def _sheets(entry: AuditEntry, who: str) -> str:
 
 def _decided(entry: AuditEntry, who: str) -> str:
     changed = entry.params.get("changed") or 0
+    if entry.params.get("report"):
+        return _("%(who)s decided the dispute: the result %(name)s reported stands.") % {
+            "who": who,
+            "name": entry.params["report"],
+        }
     return ngettext(
         "%(who)s decided the dispute: the log stands, %(count)s game corrected or added.",
         "%(who)s decided the dispute: the log stands, %(count)s games corrected or added.",
@@ -188,6 +208,60 @@ def _closed(entry: AuditEntry, who: str) -> str:
     return _("%(who)s closed the dispute without a change: the recorded score stands.") % {
         "who": who
     }
+
+
+def _claim_text(facts: dict[str, Any] | None) -> str:
+    """What a player's report claims: a game, or the final score."""
+    facts = facts or {}
+    if "score_a" in facts:
+        return _("the final score %(a)s–%(b)s") % {"a": facts["score_a"], "b": facts["score_b"]}
+    return _("game %(number)s: %(game)s") % {
+        "number": facts.get("number"),
+        "game": game_text({**facts, "outcome": facts.get("result")}),
+    }
+
+
+def _report_made(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s reported %(claim)s, for the opponent to confirm.") % {
+        "who": who,
+        "claim": _claim_text(entry.after),
+    }
+
+
+def _report_void(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s entered the result: the report of %(name)s, still waiting, is void.") % {
+        "who": who,
+        "name": entry.params.get("name"),
+    }
+
+
+def _report_disputed(entry: AuditEntry, who: str) -> str:
+    after = entry.after or {}
+    claimed, own = after.get("claimed"), after.get("own")
+    params = {"who": who, "name": entry.params.get("name")}
+    if own:
+        return _(
+            "%(who)s disputed the result %(name)s reported (%(claimed)s); their own: %(own)s."
+        ) % {**params, "claimed": f"{claimed[0]}–{claimed[1]}", "own": f"{own[0]}–{own[1]}"}
+    return _("%(who)s disputed the result %(name)s reported (%(claimed)s).") % {
+        **params,
+        "claimed": f"{claimed[0]}–{claimed[1]}" if claimed else "—",
+    }
+
+
+def _report_withdrawn(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s withdrew their report.") % {"who": who}
+
+
+def _notifications(entry: AuditEntry, who: str) -> str:
+    after = entry.after or {}
+    language = dict(settings.LANGUAGES).get(after.get("language") or "", "")
+    if after.get("emails"):
+        return _("%(who)s turned on the emails about their matches (%(language)s).") % {
+            "who": who,
+            "language": language or _("the site's language"),
+        }
+    return _("%(who)s turned off the emails about their matches.") % {"who": who}
 
 
 def register() -> None:
@@ -208,5 +282,10 @@ def register() -> None:
             "dispute.sheets": _sheets,
             "dispute.decided": _decided,
             "dispute.closed": _closed,
+            "report.made": _report_made,
+            "report.void": _report_void,
+            "report.disputed": _report_disputed,
+            "report.withdrawn": _report_withdrawn,
+            "notifications.set": _notifications,
         }
     )

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from club.policy import can_change_match, require
 from rules.match import Match as RulesMatch
@@ -22,7 +23,8 @@ from rules.replay import Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
 
 from .matfiles import ImportPlan, mat_import_plan, match_mat
-from .models import Dispute, Match
+from .models import Dispute, Match, ResultReport
+from .notify import player_notify
 from .selectors import SheetRow, match_score_sheet
 from .services import (
     game_correct,
@@ -70,36 +72,61 @@ class DisputeReport:
 
     @property
     def ruling_text(self) -> str:
-        match = self.dispute.match
-        names = {0: str(match.player_a), 1: str(match.player_b)}
-        rule = self.ruling.rule
-        if rule == "none":
-            return _("No score sheet has been entered.")
-        score = self.ruling.score
-        if rule == "only-one":
-            return _(
-                "Only %(name)s kept a score sheet, so it stands: %(a)s–%(b)s (WBF 3: in a "
-                "dispute, the player who kept no score is wrong)."
-            ) % {"name": names[self.ruling.side], "a": score[0], "b": score[1]}
-        if rule == "agree":
-            return _("Both score sheets say %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
-        if rule == "trailing":
-            return _(
-                "Both players kept a score sheet and they differ: the trailing player's sheet "
-                "stands, %(name)s's: %(a)s–%(b)s."
-            ) % {"name": names[self.ruling.side], "a": score[0], "b": score[1]}
+        return sheet_ruling_text(self.dispute.match, self.ruling)
+
+
+def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) -> str:
+    """The score-sheet rule applied to a dispute's two sheets, in words (WBF 3); ``log``:
+    the dispute has a log to decide from (a dispute over a player's report has none)."""
+    names = {0: str(match.player_a), 1: str(match.player_b)}
+    rule = ruling.rule
+    if rule == "none":
+        return _("No score sheet has been entered.")
+    score = ruling.score
+    if rule == "only-one":
         return _(
-            "Both players kept a score sheet, and the sheets do not agree on who is trailing: "
-            "no sheet stands by the rule; decide from the log."
+            "Only %(name)s kept a score sheet, so it stands: %(a)s–%(b)s (WBF 3: in a "
+            "dispute, the player who kept no score is wrong)."
+        ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
+    if rule == "agree":
+        return _("Both score sheets say %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
+    if rule == "trailing":
+        return _(
+            "Both players kept a score sheet and they differ: the trailing player's sheet "
+            "stands, %(name)s's: %(a)s–%(b)s."
+        ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
+    if not log:
+        return _(
+            "The two versions do not agree on who is trailing: neither stands by the rule; "
+            "decide from what the players tell you."
         )
+    return _(
+        "Both players kept a score sheet, and the sheets do not agree on who is trailing: "
+        "no sheet stands by the rule; decide from the log."
+    )
 
 
-def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left=None) -> Dispute:
+def dispute_open(
+    *,
+    match: Match,
+    user,
+    text: str = "",
+    filename: str = "",
+    left=None,
+    report=None,
+    sheets=(None, None),
+) -> Dispute:
     """A dispute over a match, against an uploaded file or (no text) the site's own log.
 
     Asking again for the site's own log, unchanged, returns the dispute still open over it
     rather than opening another: a second click is not a second dispute.
+
+    ``report``: a player's report the opponent disputes (:func:`matches.reports.report_dispute`
+    has asked the policy and holds the report's lock): no log, the two claims as the players'
+    score ``sheets``.
     """
+    if report is not None:
+        return _dispute_open_over_report(match, user, report, sheets)
     require(can_change_match(user, match))
     source = Dispute.Source.FILE if text else Dispute.Source.SITE
     if not text:
@@ -140,6 +167,39 @@ def dispute_open(*, match: Match, user, text: str = "", filename: str = "", left
             dispute=dispute,
         )
     return dispute
+
+
+def _dispute_open_over_report(match: Match, user, report, sheets) -> Dispute:
+    with transaction.atomic():
+        Match.objects.select_for_update(of=("self",)).only("pk").get(pk=match.pk)
+        first, second = sheets
+        dispute = Dispute.objects.create(
+            match=match,
+            opened_by=user if getattr(user, "is_authenticated", False) else None,
+            source=Dispute.Source.REPORT,
+            mat="",
+            sheet_a_a=first[0] if first else None,
+            sheet_a_b=first[1] if first else None,
+            sheet_b_a=second[0] if second else None,
+            sheet_b_b=second[1] if second else None,
+        )
+        match_audit_record(
+            match,
+            user,
+            "dispute.opened",
+            params={"dispute": dispute.pk, "filename": ""},
+            after={"sheets": [list(first) if first else None, list(second) if second else None]},
+            subject=dispute,
+            dispute=dispute,
+        )
+    return dispute
+
+
+def dispute_claims(*, dispute: Dispute):
+    """A dispute over a player's report: the report, and the score-sheet rule applied to the
+    two claims (WBF 3)."""
+    report = dispute.reports.select_related("match__player_a", "match__player_b").first()
+    return report, sheet_ruling(dispute.sheet(0), dispute.sheet(1))
 
 
 def dispute_report(*, dispute: Dispute) -> DisputeReport:
@@ -210,6 +270,8 @@ def dispute_decide(*, dispute: Dispute, user) -> Dispute:
     dispute undecided and the match as it was.
     """
     require(can_change_match(user, dispute.match))
+    if dispute.source == Dispute.Source.REPORT:
+        return _decide_for_the_report(dispute, user)
     report = dispute_report(dispute=dispute)
     with transaction.atomic():
         locked = Dispute.objects.select_for_update().get(pk=dispute.pk)
@@ -243,6 +305,7 @@ def dispute_decide(*, dispute: Dispute, user) -> Dispute:
             subject=locked,
             dispute=locked,
         )
+        _decision_notify(locked, match)
     return locked
 
 
@@ -270,6 +333,7 @@ def dispute_close(*, dispute: Dispute, user) -> Dispute:
             subject=locked,
             dispute=locked,
         )
+        _decision_notify(locked, locked.match)
     return locked
 
 
@@ -296,3 +360,72 @@ def _games_to_the_log(match: Match, report: DisputeReport, user, dispute: Disput
             )
         changed += 1
     return changed
+
+
+def _decide_for_the_report(dispute: Dispute, user) -> Dispute:
+    """A dispute over a player's report: the reported result stands, recorded through the
+    services any entry uses, each audit entry linking the dispute."""
+    with transaction.atomic():
+        locked = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if locked.decided_at is not None:
+            raise ValidationError(_("This dispute is decided."))
+        report = ResultReport.objects.get(dispute=locked)
+        match = Match.objects.select_related("player_a", "player_b").get(pk=locked.match_id)
+        if match.decided or (
+            report.kind == ResultReport.Kind.GAMES and match.games.count() != report.first_game - 1
+        ):
+            raise ValidationError(
+                _(
+                    "The match's result changed since the report was made: correct it on the "
+                    "match's page, then close the dispute."
+                )
+            )
+        if report.kind == ResultReport.Kind.FINAL:
+            match_record_final_score(
+                match=match,
+                score_a=report.score_a,
+                score_b=report.score_b,
+                user=user,
+                dispute=locked,
+            )
+            changed = 1
+        else:
+            for offset, game in enumerate(report.games):
+                game_record(
+                    match=Match.objects.get(pk=match.pk),
+                    number=report.first_game + offset,
+                    user=user,
+                    dispute=locked,
+                    **game,
+                )
+            changed = len(report.games)
+        locked.decision = Dispute.Decision.REPORT
+        locked.corrected = changed
+        locked.decided_at = timezone.now()
+        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.save()
+        match_audit_record(
+            match,
+            user,
+            "dispute.decided",
+            params={"dispute": locked.pk, "changed": changed, "report": report.reporter.name},
+            subject=locked,
+            dispute=locked,
+        )
+        _decision_notify(locked, match)
+    return locked
+
+
+def _decision_notify(dispute: Dispute, match: Match) -> None:
+    """Both players are told the dispute over their match is decided (after the commit)."""
+    for player in (match.player_a, match.player_b):
+        player_notify(
+            player=player,
+            subject=gettext_noop("The dispute over your match %(match)s is decided"),
+            template="emails/dispute_decided.txt",
+            context={
+                "match": f"{match.player_a.name} – {match.player_b.name}",
+                "decision": dispute.decision,
+            },
+            path=match.get_absolute_url(),  # the dispute page is the directors'
+        )

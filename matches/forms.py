@@ -245,3 +245,29 @@ class SheetsForm(forms.Form):
                 raise forms.ValidationError(_("Enter both numbers of a score sheet, or neither."))
             data[f"sheet_{side}"] = None if pair[0] is None else pair
         return data
+
+
+class ReportScoreForm(forms.Form):
+    """Only the final score, as a player reports it."""
+
+    score_a = forms.IntegerField(min_value=0, max_value=99)
+    score_b = forms.IntegerField(min_value=0, max_value=99)
+
+
+class ReportDisputeForm(forms.Form):
+    """The opponent disputes a report, and may give their own score (both numbers, or none)."""
+
+    score_a = forms.IntegerField(min_value=0, max_value=99, required=False)
+    score_b = forms.IntegerField(min_value=0, max_value=99, required=False)
+    version = VersionField()
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("score_a") is None) != (data.get("score_b") is None):
+            raise forms.ValidationError(_("Enter both numbers of your score, or neither."))
+        return data
+
+
+class NotificationsForm(forms.Form):
+    emails = forms.BooleanField(label=_("Send me emails about my matches"), required=False)
+    language = forms.ChoiceField(label=_("Language of the emails"), choices=settings.LANGUAGES)

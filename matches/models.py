@@ -7,6 +7,8 @@ through :mod:`rules` (see :mod:`matches.selectors`), never typed twice.
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Mod
@@ -278,13 +280,14 @@ class Dispute(models.Model):
     class Source(models.TextChoices):
         SITE = "site", _("the site's own log")
         FILE = "file", _("an uploaded match file")
+        REPORT = "report", _("the players' reports")  # no log: each player's claim
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
     opened_at = models.DateTimeField(default=timezone.now)
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    source = models.CharField(_("log"), max_length=4, choices=Source.choices)
+    source = models.CharField(_("log"), max_length=6, choices=Source.choices)
     filename = models.CharField(max_length=200, blank=True)
     mat = models.TextField()  # the log compared, as it was then (the site's log exported)
     swapped = models.BooleanField(default=False)  # the file's left column is player B
@@ -297,6 +300,7 @@ class Dispute(models.Model):
     class Decision(models.TextChoices):
         LOG = "log", _("the log stands")
         CLOSED = "closed", _("closed without a change")
+        REPORT = "report", _("the reported result stands")
 
     decision = models.CharField(_("decision"), max_length=300, blank=True, choices=Decision.choices)
     corrected = models.PositiveSmallIntegerField(_("games corrected or added"), default=0)
@@ -333,3 +337,150 @@ class Dispute(models.Model):
             (self.sheet_a_a, self.sheet_a_b) if side == 0 else (self.sheet_b_a, self.sheet_b_b)
         )
         return None if first is None else (first, second)
+
+
+class ResultReport(models.Model):
+    """A result a player reported from their phone: a claim, not yet the match's result.
+
+    It claims the next games of the match (``games``: each a dict of winner, cube, result
+    and resigned, from game ``first_game`` on) or only the final score. The opponent
+    confirms it, and it is recorded through the same services as a director's entry; or
+    disputes it, and a dispute goes to the director. Only one report of a match waits at a
+    time (the database says so). Whether it waited too long is derived from ``changed_at``
+    and the tournament's time when it is read: nothing runs in the background.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        VOID = "void", _("void: the result was entered by a director")
+
+    class Kind(models.TextChoices):
+        GAMES = "games", _("game by game")
+        FINAL = "final", _("only the final score")
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="reports")
+    side = models.SmallIntegerField(_("reported by"), choices=Side.choices)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(_("report"), max_length=5, choices=Kind.choices)
+    first_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    games = models.JSONField(default=list, blank=True)
+    score_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    score_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    # the match's version the claim was made on: a result written since makes it void
+    match_version = models.PositiveIntegerField()
+    status = models.CharField(
+        _("status"), max_length=9, choices=Status.choices, default=Status.PENDING
+    )
+    reported_at = models.DateTimeField(_("reported at"), default=timezone.now)
+    changed_at = models.DateTimeField(default=timezone.now)  # a game added to the claim
+    # bumped by every change of the claim: an answer given to an older claim is refused
+    version = models.PositiveIntegerField(default=0)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    dispute = models.ForeignKey(
+        Dispute, on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+    )
+
+    class Meta:
+        ordering = ["-reported_at", "-id"]
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=models.Q(status="pending"),
+                name="report_one_pending_a_match",
+                violation_error_message=_("A report of this match is already waiting."),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    status__in=["pending", "confirmed", "disputed", "withdrawn", "void"]
+                ),
+                name="report_status_known",
+            ),
+            models.CheckConstraint(condition=models.Q(side__in=[0, 1]), name="report_side"),
+            models.CheckConstraint(
+                condition=models.Q(
+                    kind="games",
+                    first_game__gte=1,
+                    score_a__isnull=True,
+                    score_b__isnull=True,
+                )
+                | models.Q(
+                    kind="final",
+                    first_game__isnull=True,
+                    score_a__isnull=False,
+                    score_b__isnull=False,
+                ),
+                name="report_games_or_final_score",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="pending", answered_at__isnull=True)
+                | (~models.Q(status="pending") & models.Q(answered_at__isnull=False)),
+                name="report_answered_when_not_pending",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(dispute__isnull=True) | models.Q(status="disputed"),
+                name="report_dispute_only_when_disputed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: report {self.pk} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("report", args=[self.match_id])
+
+    @property
+    def reporter(self) -> Player:
+        return self.match.player(self.side)
+
+    @property
+    def opponent(self) -> Player:
+        return self.match.player(1 - self.side)
+
+    @property
+    def pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+    @property
+    def last_game(self) -> int | None:
+        return None if self.first_game is None else self.first_game + len(self.games) - 1
+
+    def game_results(self) -> list[GameResult]:
+        return [
+            Game(
+                winner=g["winner"], cube=g["cube"], result=g["result"], resigned=g.get("resigned")
+            ).as_result()
+            for g in self.games
+        ]
+
+    def due_at(self, minutes: int) -> datetime.datetime:
+        """When the report goes to the director if the opponent has not answered."""
+        return self.changed_at + datetime.timedelta(minutes=minutes)
+
+
+class Notifications(models.Model):
+    """A player's emails: whether they get them, and in which language (none: the site's)."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, related_name="notifications", verbose_name=_("player")
+    )
+    emails = models.BooleanField(_("send me emails about my matches"), default=True)
+    language = models.CharField(
+        _("language of the emails"), max_length=8, choices=settings.LANGUAGES, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("notification setting")
+        verbose_name_plural = _("notification settings")
+
+    def __str__(self) -> str:
+        return f"{self.player}: {'on' if self.emails else 'off'}"

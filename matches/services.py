@@ -32,7 +32,7 @@ from rules.match import GameResult, Outcome, check_match_length, checked_match, 
 from rules.match import Match as RulesMatch
 
 from .hooks import result_announce, result_correction_check
-from .models import Game, Match
+from .models import Game, Match, ResultReport
 
 
 class SheetChanged(ValidationError):
@@ -130,11 +130,14 @@ def match_audit_record(
 
 @contextmanager
 def _result_write(
-    match: Match, *, user: Any, version: int | None, board: bool = False
+    match: Match, *, user: Any, version: int | None, board: bool = False, report: Any = None
 ) -> Iterator[Match]:
     """The one way a result is written: see the module's docstring. Yields the locked row;
-    the caller changes it, then this bumps the version (the caller audits and announces)."""
-    if not board:
+    the caller changes it, then this bumps the version (the caller audits and announces).
+
+    A player's report still waiting becomes void: the result was written another way.
+    """
+    if not board and report is None:
         require(can_change_match(user, match))
     with transaction.atomic():
         locked = Match.objects.select_for_update(of=("self",)).select_related(
@@ -146,7 +149,27 @@ def _result_write(
         yield locked
         Match.objects.filter(pk=locked.pk).update(version=locked.version + 1)
         locked.version += 1
+        _reports_void(locked, user)
     match.version = locked.version  # the caller's copy, for a form drawn after the change
+
+
+def _reports_void(match: Match, user: Any) -> None:
+    """The match's waiting report, if any, is void: its result was written another way."""
+    waiting = ResultReport.objects.select_for_update().filter(
+        match=match, status=ResultReport.Status.PENDING
+    )
+    for report in waiting:
+        report.status = ResultReport.Status.VOID
+        report.answered_at = timezone.now()
+        report.answered_by = user if getattr(user, "is_authenticated", False) else None
+        report.save(update_fields=["status", "answered_at", "answered_by"])
+        match_audit_record(
+            match,
+            user,
+            "report.void",
+            params={"name": match.player(report.side).name},
+            subject=report,
+        )
 
 
 def _changed_message(match: Match) -> str:
@@ -169,16 +192,20 @@ def game_record(
     user: Any,
     board: bool = False,
     dispute: Any = None,
+    report: Any = None,
 ) -> Game:
     """Record game ``number`` (the next one): refused if another was recorded meanwhile.
 
     ``board``: the game ended on the site's board, whose service has checked that
     ``user`` acts for the side that ended it; it records the game, and a game still
     being played there cannot be recorded by hand.
+
+    ``report``: a player's report that ``user`` confirmed (:mod:`matches.reports` has asked
+    the policy); the audit says who reported it.
     """
-    new = _game_result(winner, cube, result, resigned)
+    new = game_result_of(winner, cube, result, resigned)
     try:
-        with _result_write(match, user=user, version=None, board=board) as locked:
+        with _result_write(match, user=user, version=None, board=board, report=report) as locked:
             games = list(locked.games.order_by("number"))
             if locked.status == Match.Status.WALKOVER:
                 raise ValidationError(_("This match was a walkover: it has no games."))
@@ -204,7 +231,7 @@ def game_record(
                     )
                     % {"number": number}
                 )
-            derived = _checked(locked, [g.as_result() for g in games] + [new])
+            derived = games_checked(locked, [g.as_result() for g in games] + [new])
             game = Game.objects.create(
                 match=locked,
                 number=number,
@@ -219,7 +246,7 @@ def game_record(
                 locked,
                 user,
                 "game.recorded",
-                params={"number": number},
+                params={"number": number, **_reported_by(locked, report)},
                 after=facts,
                 subject=game,
                 dispute=dispute,
@@ -249,16 +276,16 @@ def game_correct(
     ``version``: the match's version the director's form was drawn from (None: the caller
     holds the row already, as a dispute's decision does).
     """
-    new = _game_result(winner, cube, result, resigned)
+    new = game_result_of(winner, cube, result, resigned)
     with _result_write(game.match, user=user, version=version) as locked:
         if locked.retired is not None:
             raise ValidationError(_retired_message(locked))
         result_correction_check(match=locked)
         games = list(locked.games.order_by("number"))
         target = next(g for g in games if g.pk == game.pk)
-        before = game_facts(target, _checked(locked, [g.as_result() for g in games]))
+        before = game_facts(target, games_checked(locked, [g.as_result() for g in games]))
         results = [new if g.pk == target.pk else g.as_result() for g in games]
-        derived = _checked(locked, results)
+        derived = games_checked(locked, results)
         target.winner, target.cube, target.result = winner, cube, result
         target.resigned = resigned if result == Outcome.RESIGNATION.value else None
         target.save()
@@ -285,13 +312,15 @@ def match_record_final_score(
     user: Any,
     version: int | None = None,
     dispute: Any = None,
+    report: Any = None,
 ) -> Match:
     """Only the final score is known: it must be one the rules can produce (WBF 3).
 
     A final score put on a match that already has one, or that was a walkover, is a
-    correction: refused once a later match has begun (US rules 4.10).
+    correction: refused once a later match has begun (US rules 4.10). ``report``: as for
+    :func:`game_record`.
     """
-    with _result_write(match, user=user, version=version) as locked:
+    with _result_write(match, user=user, version=version, report=report) as locked:
         if locked.games.exists():
             raise ValidationError(
                 _("This match has its games recorded: its score comes from them.")
@@ -301,15 +330,7 @@ def match_record_final_score(
                 _("A game of this match is being played on the site's board: finish it there.")
             )
         locked.board_games.all().delete()  # opened, never rolled: not a beginning
-        score = (score_a, score_b)
-        if not score_possible(locked.length, score) or max(score) != locked.length:
-            raise ValidationError(
-                _(
-                    "%(a)s–%(b)s cannot be the final score of a %(length)s-point match: exactly "
-                    "one player reaches %(length)s, and points beyond it do not count (WBF 3)."
-                )
-                % {"a": score_a, "b": score_b, "length": locked.length}
-            )
+        score = final_score_checked(locked, score_a, score_b)
         corrected = locked.decided
         if corrected:
             result_correction_check(match=locked)
@@ -321,7 +342,7 @@ def match_record_final_score(
             locked,
             user,
             "result.final_score",
-            params={"score_a": score_a, "score_b": score_b},
+            params={"score_a": score_a, "score_b": score_b, **_reported_by(locked, report)},
             before=before if corrected else None,
             after=result_facts_of(locked),
             dispute=dispute,
@@ -399,7 +420,7 @@ def match_retire(*, match: Match, side: int, user: Any, version: int | None = No
             number__in=locked.games.values("number")
         ).delete()  # opened, never rolled
         games = list(locked.games.order_by("number"))
-        derived = _checked(locked, [g.as_result() for g in games])
+        derived = games_checked(locked, [g.as_result() for g in games])
         score = list(derived.score)
         score[1 - side] = locked.length
         locked.final_score_a, locked.final_score_b = score
@@ -419,6 +440,25 @@ def match_retire(*, match: Match, side: int, user: Any, version: int | None = No
         )
         result_announce(match=locked, user=user)
     return locked
+
+
+def final_score_checked(match: Match, score_a: int, score_b: int) -> tuple[int, int]:
+    """A final score the rules can produce for this match (WBF 3), or the refusal in words."""
+    score = (score_a, score_b)
+    if not score_possible(match.length, score) or max(score) != match.length:
+        raise ValidationError(
+            _(
+                "%(a)s–%(b)s cannot be the final score of a %(length)s-point match: exactly "
+                "one player reaches %(length)s, and points beyond it do not count (WBF 3)."
+            )
+            % {"a": score_a, "b": score_b, "length": match.length}
+        )
+    return score
+
+
+def _reported_by(match: Match, report: Any) -> dict[str, str]:
+    """The audit's words for a result a player reported: who reported it."""
+    return {} if report is None else {"reported_by": match.player(report.side).name}
 
 
 def _retired_message(match: Match) -> str:
@@ -563,7 +603,8 @@ def result_facts(result: GameResult) -> dict[str, object]:
     }
 
 
-def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> GameResult:
+def game_result_of(winner: int, cube: int, result: str, resigned: int | None) -> GameResult:
+    """A game's result as a form gives it (winner, cube, how it ended), or the refusal."""
     try:
         outcome = Outcome(result)
     except ValueError as error:
@@ -579,7 +620,9 @@ def _game_result(winner: int, cube: int, result: str, resigned: int | None) -> G
         raise ValidationError(str(error)) from error
 
 
-def _checked(match: Match, results: list[GameResult]) -> RulesMatch:
+def games_checked(match: Match, results: list[GameResult]) -> RulesMatch:
+    """The match scored from these games by the rules, or the rules' refusal in words
+    ("Game 4 is the Crawford game: no doubling (WBF 24).")."""
     try:
         return checked_match(match.length, results, holland=match.holland)
     except RulesError as error:

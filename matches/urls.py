@@ -1,11 +1,13 @@
 from django.urls import path
 
-from . import views
+from . import report_views, views
 from .board import views as board_views
 
 urlpatterns = [
     path("", views.matches, name="matches"),
     path("new/", views.match_new, name="match_new"),
+    path("mine/", report_views.my_matches, name="my_matches"),
+    path("mine/emails/", report_views.notifications, name="notifications"),
     path("<int:pk>/", views.match, name="match"),
     path("<int:pk>/sheet/", views.score_sheet, name="score_sheet"),
     path("<int:pk>/games/", views.game_new, name="game_new"),
@@ -23,4 +25,8 @@ urlpatterns = [
     path("<int:pk>/import/", views.match_import, name="match_import"),
     path("<int:pk>/disputes/new/", views.dispute_new, name="dispute_new"),
     path("<int:pk>/disputes/<int:number>/", views.dispute, name="dispute"),
+    path("<int:pk>/report/", report_views.report, name="report"),
+    path("<int:pk>/report/confirm/", report_views.report_confirm_view, name="report_confirm"),
+    path("<int:pk>/report/dispute/", report_views.report_dispute_view, name="report_dispute"),
+    path("<int:pk>/report/withdraw/", report_views.report_withdraw_view, name="report_withdraw"),
 ]

@@ -22,6 +22,7 @@ from club.policy import (
     can_change_match,
     can_create,
     match_scope,
+    player_side,
     require,
     sign_in_required,
 )
@@ -31,11 +32,13 @@ from .audit import result_text
 from .board.log import board_game_log
 from .board.views import board_orientation, requested_view
 from .disputes import (
+    dispute_claims,
     dispute_close,
     dispute_decide,
     dispute_open,
     dispute_report,
     dispute_sheets_set,
+    sheet_ruling_text,
 )
 from .filters import MatchFilter
 from .forms import (
@@ -51,7 +54,7 @@ from .forms import (
     WalkoverForm,
 )
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
-from .models import BoardGame, Dispute, Game, Match
+from .models import BoardGame, Dispute, Game, Match, ResultReport
 from .selectors import match_changes, match_list, match_score_sheet
 from .services import (
     SheetChanged,
@@ -87,6 +90,10 @@ def _page(request, match, status=200, error: str = "", **forms):
         "error": error,
         "next_number": len(sheet.rows) + 1,
     }
+    scope = context["scope"]
+    if scope.player_reports and (may_change or player_side(request.user, match) is not None):
+        context["report_link"] = True
+        context["pending_report"] = match.reports.filter(status=ResultReport.Status.PENDING).first()
     if may_change:
         version = {"version": match.version}
         context["dice_form"] = DiceForm(initial={"allowed": match.physical_dice})
@@ -511,7 +518,11 @@ def dispute(request, pk: int, number: int):
             refusals = error.messages
         status = 400
         found = disputes.get(pk=found.pk)  # as it is now, after the refusal
-    report = dispute_report(dispute=found)
+    claim = ruling = None
+    if found.source == Dispute.Source.REPORT:  # no log: the players' two claims
+        report, (claim, ruling) = None, dispute_claims(dispute=found)
+    else:
+        report = dispute_report(dispute=found)
     if not sheets.is_bound:
         sheets = SheetsForm(
             initial={
@@ -525,6 +536,10 @@ def dispute(request, pk: int, number: int):
         "match": found.match,
         "dispute": found,
         "report": report,
+        "claim": claim,
+        "claim_ruling": sheet_ruling_text(found.match, ruling, log=False)
+        if ruling is not None
+        else "",
         "sheets": sheets,
         "refusals": refusals,
     }

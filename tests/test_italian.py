@@ -388,6 +388,59 @@ AUDIT_SAMPLES = [
     ("tables.set", {"count": 0}, {"tables": 12}, {"tables": None}),
     ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 7}, None, None),
     ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 0}, None, None),
+    (
+        "report.made",
+        {"name": "Anna Rossi"},
+        None,
+        {"number": 3, "winner": "Anna Rossi", "cube": 2, "result": "gammon", "resigned": None},
+    ),
+    ("report.made", {"name": "Anna Rossi"}, None, {"score_a": 5, "score_b": 3}),
+    ("report.void", {"name": "Anna Rossi"}, None, None),
+    (
+        "report.disputed",
+        {"name": "Anna Rossi", "by": "Carla Verdi"},
+        None,
+        {"claimed": [5, 3], "own": [3, 5]},
+    ),
+    (
+        "report.disputed",
+        {"name": "Anna Rossi", "by": "Carla Verdi"},
+        None,
+        {"claimed": [5, 3], "own": None},
+    ),
+    ("report.withdrawn", {"name": "Anna Rossi"}, None, None),
+    (
+        "notifications.set",
+        {"name": "Anna Rossi"},
+        {"emails": True, "language": ""},
+        {"emails": False, "language": ""},
+    ),
+    (
+        "notifications.set",
+        {"name": "Anna Rossi"},
+        {"emails": False, "language": ""},
+        {"emails": True, "language": "it"},
+    ),
+    (
+        "reports.set",
+        {"results_by": "players", "report_detail": "games", "confirm_minutes": 15},
+        None,
+        None,
+    ),
+    (
+        "reports.set",
+        {"results_by": "directors", "report_detail": "either", "confirm_minutes": 15},
+        None,
+        None,
+    ),
+    ("game.recorded", {"number": 3, "reported_by": "Anna Rossi"}, None, GAMMON),
+    (
+        "result.final_score",
+        {"score_a": 5, "score_b": 3, "reported_by": "Anna Rossi"},
+        None,
+        {"score_a": 5, "score_b": 3},
+    ),
+    ("dispute.decided", {"dispute": 1, "changed": 2, "report": "Anna Rossi"}, None, None),
 ]
 
 

@@ -114,6 +114,23 @@ def _late_rounds(entry: AuditEntry, who: str) -> str:
     return _("%(who)s set a late arrival's missed Swiss rounds to count as losses.") % {"who": who}
 
 
+def _reports_set(entry: AuditEntry, who: str) -> str:
+    params = entry.params
+    if params.get("results_by") != "players":
+        return _("%(who)s set the results to be entered by the directors only.") % {"who": who}
+    detail = {
+        "games": lambda: _("game by game"),
+        "final": lambda: _("only the final score"),
+    }.get(params.get("report_detail"), lambda: _("game by game or only the final score"))()
+    return ngettext(
+        "%(who)s let the players report the results (%(detail)s), confirmed by the opponent "
+        "within %(minutes)s minute.",
+        "%(who)s let the players report the results (%(detail)s), confirmed by the opponent "
+        "within %(minutes)s minutes.",
+        params.get("confirm_minutes") or 0,
+    ) % {"who": who, "detail": detail, "minutes": params.get("confirm_minutes")}
+
+
 def _late_entry(entry: AuditEntry, who: str) -> str:
     params = {**entry.params, "who": who}
     if entry.params.get("key"):
@@ -250,6 +267,7 @@ def register() -> None:
             "event.draw_undone": _draw_undone,
             "entry.late": _late_entry,
             "late_rounds.set": _late_rounds,
+            "reports.set": _reports_set,
             "entry.substituted": _say(
                 gettext_noop(
                     "%(who)s put %(player)s in the place of %(gone)s, who withdrew from %(event)s."

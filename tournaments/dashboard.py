@@ -20,7 +20,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from club.models import Player
-from matches.models import Dispute, Game, Match
+from matches.models import Dispute, Game, Match, ResultReport
 from matches.selectors import match_score_sheet, matches_with_beginning
 
 from .models import Entry, Event, Tournament
@@ -68,11 +68,14 @@ class Waiting:
 
 @dataclass(frozen=True)
 class ToConfirm:
-    """Something a director must settle: for now, a score dispute still open."""
+    """Something a director must settle: a score dispute still open, or a player's report
+    the opponent has not confirmed within the tournament's time (overdue since ``due_at``)."""
 
     match: Match
     event: Event
-    dispute: Dispute
+    dispute: Dispute | None = None
+    report: ResultReport | None = None
+    due_at: datetime.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ class Step:
 
     Codes: ``check_in`` (count: players entered, not checked in; checked: checked in),
     ``draw`` (count: players checked in), ``pair`` (round), ``cut`` (count), ``add_tables``
-    (count: matches waiting for a table), ``disputes`` (count), ``add_event``, ``finished``
+    (count: matches waiting for a table), ``disputes`` (count), ``reports`` (count: players'
+    reports not confirmed in time), ``add_event``, ``finished``
     (every event is over), and with nothing else to do ``playing`` (count: matches in play)
     or ``begin`` (count: matches ready, none begun).
     """
@@ -128,6 +132,15 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
             match__place__event__tournament=tournament, decided_at__isnull=True
         ).order_by("opened_at", "id")
     )
+    # a report waits for the opponent the tournament's minutes, then it is the director's
+    waited = datetime.timedelta(minutes=tournament.confirm_minutes)
+    overdue = list(
+        ResultReport.objects.filter(
+            match__place__event__tournament=tournament,
+            status=ResultReport.Status.PENDING,
+            changed_at__lt=now - waited,
+        ).order_by("changed_at", "id")
+    )
     seated, not_seated = _seats(matches, by_id, now)
     waiting, steps, stages = [], [], []
     for event in events:
@@ -142,7 +155,12 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         steps += _event_steps(event, progress, own_entries)
         stages.append(progress.stage)
     to_confirm = [
-        ToConfirm(d.match, by_id[d.match.place.event_id], d) for d in _with(disputes, matches)
+        ToConfirm(d.match, by_id[d.match.place.event_id], dispute=d)
+        for d in _with(disputes, matches)
+    ]
+    to_confirm += [
+        ToConfirm(r.match, by_id[r.match.place.event_id], report=r, due_at=r.changed_at + waited)
+        for r in _with(overdue, matches)
     ]
     steps += _tournament_steps(tournament, stages, seated, not_seated, to_confirm)
     if not steps:  # nothing to do but let them play
@@ -163,12 +181,12 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
     )
 
 
-def _with(disputes: list[Dispute], matches: list[Match]) -> list[Dispute]:
-    """The disputes with their match, already read (no query a dispute)."""
+def _with(items: list, matches: list[Match]) -> list:
+    """The disputes (or reports) with their match, already read (no query for each)."""
     by_pk = {m.pk: m for m in matches}
-    for dispute in disputes:
-        dispute.match = by_pk[dispute.match_id]
-    return disputes
+    for item in items:
+        item.match = by_pk[item.match_id]
+    return items
 
 
 def _table(match: Match) -> int | None:
@@ -280,8 +298,11 @@ def _tournament_steps(
     found = []
     if waiting and tournament.tables:
         found.append(Step("add_tables", params={"count": len(waiting)}))
-    if to_confirm:
-        found.append(Step("disputes", params={"count": len(to_confirm)}))
+    disputes = sum(item.dispute is not None for item in to_confirm)
+    if disputes:
+        found.append(Step("disputes", params={"count": disputes}))
+    if len(to_confirm) > disputes:
+        found.append(Step("reports", params={"count": len(to_confirm) - disputes}))
     if not stages:
         found.append(Step("add_event"))
     elif all(stage == "finished" for stage in stages):

@@ -29,6 +29,7 @@ from .forms import (
     EventForm,
     LateEntryForm,
     LateRoundsForm,
+    ReportsForm,
     TableMoveForm,
     TablesForm,
     TournamentEditForm,
@@ -67,6 +68,7 @@ from .services import (
     tournament_create,
     tournament_dice_allow,
     tournament_late_rounds_set,
+    tournament_reports_set,
     tournament_update,
 )
 from .tables import EntryTable, PairingTable, TournamentTable, standings_table
@@ -134,6 +136,15 @@ def tournament(request, pk: int):
             "late_rounds_form": LateRoundsForm(initial={"count_as": found.late_rounds})
             if directing
             else None,
+            "reports_form": ReportsForm(
+                initial={
+                    "results_by": found.results_by,
+                    "report_detail": found.report_detail,
+                    "confirm_minutes": found.confirm_minutes,
+                }
+            )
+            if directing
+            else None,
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
         },
     )
@@ -180,6 +191,25 @@ def tournament_late_rounds(request, pk: int):
     else:
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
     return redirect(f"{found.get_absolute_url()}#late")
+
+
+@sign_in_required
+@require_POST
+def tournament_reports(request, pk: int):
+    """Who enters the results: the directors, or the players from their phones."""
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    form = ReportsForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament_reports_set(tournament=found, user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("The setting for results is saved."))
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect(f"{found.get_absolute_url()}#results")
 
 
 @sign_in_required

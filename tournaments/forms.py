@@ -204,3 +204,20 @@ class LateRoundsForm(forms.Form):
         label=_("In a Swiss, the rounds a late arrival missed count"),
         choices=Tournament.LateRounds.choices,
     )
+
+
+class ReportsForm(forms.Form):
+    """Who enters the results, how the players report, how long a report waits."""
+
+    results_by = forms.ChoiceField(
+        label=_("Results are"), choices=Tournament.ResultsBy.choices, widget=forms.RadioSelect
+    )
+    report_detail = forms.ChoiceField(
+        label=_("The players report"), choices=Tournament.ReportDetail.choices
+    )
+    confirm_minutes = forms.IntegerField(
+        label=_("Minutes a report waits for the opponent"),
+        min_value=1,
+        max_value=1440,
+        help_text=_("then it goes to the dashboard, for a director to settle"),
+    )

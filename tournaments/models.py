@@ -52,12 +52,46 @@ class Tournament(models.Model):
         default=LateRounds.LOSS,
     )
 
+    class ResultsBy(models.TextChoices):
+        DIRECTORS = "directors", _("entered by the directors only")
+        PLAYERS = "players", _("reported by a player and confirmed by the opponent")
+
+    class ReportDetail(models.TextChoices):
+        EITHER = "either", _("game by game or only the final score")
+        GAMES = "games", _("game by game")
+        FINAL = "final", _("only the final score")
+
+    # who enters the results: the directors, or the players from their phones (a report,
+    # recorded once the opponent confirms it; a director may always enter or correct one)
+    results_by = models.CharField(
+        _("results"), max_length=9, choices=ResultsBy.choices, default=ResultsBy.DIRECTORS
+    )
+    report_detail = models.CharField(
+        _("players report"), max_length=6, choices=ReportDetail.choices, default="either"
+    )
+    # a report not confirmed within this goes to the director's dashboard
+    confirm_minutes = models.PositiveSmallIntegerField(
+        _("minutes a report waits for the opponent"), default=15
+    )
+
     class Meta:
         ordering = ["-date", "-id"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         constraints = [
             models.CheckConstraint(condition=~models.Q(name=""), name="tournament_has_a_name"),
+            models.CheckConstraint(
+                condition=models.Q(results_by__in=["directors", "players"]),
+                name="tournament_results_by_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(report_detail__in=["either", "games", "final"]),
+                name="tournament_report_detail_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirm_minutes__gte=1, confirm_minutes__lte=1440),
+                name="tournament_confirm_minutes_a_day_at_most",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -50,6 +50,9 @@ def match_scope(match: Any) -> MatchScope | None:
         tournament_id=tournament.pk,
         directors=frozenset(tournament.directors.values_list("pk", flat=True)),
         physical_dice=tournament.physical_dice,
+        player_reports=tournament.results_by == tournament.ResultsBy.PLAYERS,
+        report_detail=tournament.report_detail,
+        confirm_minutes=tournament.confirm_minutes,
         label=_("%(tournament)s · %(event)s · round %(round)s (%(key)s)")
         % {
             "tournament": tournament.name,

@@ -115,6 +115,40 @@ def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: A
     return locked
 
 
+def tournament_reports_set(
+    *, tournament: Tournament, results_by: str, report_detail: str, confirm_minutes: int, user: Any
+) -> Tournament:
+    """Who enters the results: the directors only, or the players (reported by one, confirmed
+    by the opponent); how the players report; how long a report waits for the opponent
+    before it goes to the director's dashboard."""
+    require(can_direct(user, tournament))
+    if results_by not in Tournament.ResultsBy.values:
+        raise ValidationError(_("Choose who enters the results."))
+    if report_detail not in Tournament.ReportDetail.values:
+        raise ValidationError(_("Choose how the players report."))
+    if not 1 <= confirm_minutes <= 1440:
+        raise ValidationError(
+            _("A report waits from 1 minute to a day (1440 minutes) for the opponent.")
+        )
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        fields = ("results_by", "report_detail", "confirm_minutes")
+        before = {name: getattr(locked, name) for name in fields}
+        after = {
+            "results_by": results_by,
+            "report_detail": report_detail,
+            "confirm_minutes": confirm_minutes,
+        }
+        if before != after:
+            for name, value in after.items():
+                setattr(locked, name, value)
+            locked.save(update_fields=list(fields))
+            tournament_audit_record(
+                locked, user, "reports.set", params=after, before=before, after=after
+            )
+    return locked
+
+
 LENGTH = re.compile(r"[0-9]+", re.ASCII)
 
 

@@ -31,6 +31,11 @@ urlpatterns = [
     path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
     path("tournaments/<int:pk>/tables/", event_views.tournament_tables, name="tournament_tables"),
     path("tournaments/<int:pk>/late/", event_views.tournament_late_rounds, name="tournament_late"),
+    path(
+        "tournaments/<int:pk>/results/",
+        event_views.tournament_reports,
+        name="tournament_reports",
+    ),
     path("tournaments/<int:pk>/tables/cards/", event_views.table_cards, name="table_cards"),
     path(
         "events/<int:pk>/rounds/<int:number>/table/",

@@ -6,6 +6,9 @@ table a match (:class:`tournaments.models.Table`), so two matches are never sent
 table. Matches already seated keep their table: a director moves one by hand
 (:func:`match_table_move`), and fewer tables take effect as matches end.
 
+Both players of a match given a table are emailed that it is ready there (once the change
+commits; see :mod:`matches.notify`).
+
 Who waits first: the events in the order they were created, then round by round, then
 the order the draw made the matches.
 """
@@ -17,9 +20,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from club.policy import can_direct, require
 from matches.models import Match
+from matches.notify import player_notify
 
 from .audit import tournament_audit_record
 from .models import Table, Tournament
@@ -52,14 +57,34 @@ def tables_assign(*, tournament: Tournament) -> list[Table]:
             place__event__tournament=locked, status__in=PLAYABLE, table__isnull=True
         )
         .order_by("place__event_id", "place__round", "place__id")
-        .only("pk")[: len(free)]
+        .select_related("player_a__user", "player_b__user")[: len(free)]
     )
     seated = []
     for table, match in zip(free, waiting, strict=False):
         table.match = match
         seated.append(table)
     Table.objects.bulk_update(seated, ["match"])
+    for table in seated:
+        _table_notify(table)
     return seated
+
+
+def _table_notify(table: Table) -> None:
+    """Both players are told their match is ready at its table (once the seating commits)."""
+    match = table.match
+    if match is None or match.player_a_id is None or match.player_b_id is None:
+        return  # a player still to be decided: nobody to call to the table yet
+    for player in (match.player_a, match.player_b):
+        player_notify(
+            player=player,
+            subject=gettext_noop("Your match is ready at table %(table)s"),
+            template="emails/table_ready.txt",
+            context={
+                "match": f"{match.player_a.name} – {match.player_b.name}",
+                "table": table.number,
+            },
+            path=match.get_absolute_url(),
+        )
 
 
 def tournament_tables_set(*, tournament: Tournament, count: int | None, user: Any) -> Tournament:

@@ -1,0 +1,104 @@
+"""Emails to players: a result waiting for their confirmation, a dispute over their match
+decided, their match ready at a table.
+
+Each is sent after the transaction that caused it commits (a change undone sends nothing),
+in plain text, in the player's language (their setting, else the site's), with a link to the
+page where they act; a player who turned emails off gets none. The address is the player's
+own, else their account's. The tournaments app sends the table's through here too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from club.audit import audit_record
+from club.models import Player
+from club.policy import require
+
+from .models import Notifications
+
+
+def player_notifications(*, player: Player) -> Notifications:
+    """The player's setting (the default, unsaved, if they never changed it)."""
+    found = Notifications.objects.filter(player=player).first()
+    return found or Notifications(player=player, emails=True, language="")
+
+
+def player_address(player: Player) -> str:
+    if player.email:
+        return player.email
+    account = player.user if player.user_id else None
+    return getattr(account, "email", "") or ""
+
+
+def site_link(path: str) -> str:
+    """An address to put in an email: the site's own (SITE_URL) and the page's path."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def player_notify(
+    *, player: Player, subject: str, template: str, context: dict[str, Any], path: str
+) -> bool:
+    """Email ``player`` once the current transaction commits; False when nothing is sent
+    (emails turned off, or no address).
+
+    ``subject`` is a msgid (gettext_noop) with %-parameters from ``context``, translated with
+    the template in the player's language.
+    """
+    setting = player_notifications(player=player)
+    address = player_address(player)
+    if not setting.emails or not address:
+        return False
+    language = setting.language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        words = {
+            **context,
+            "player": player,
+            "link": site_link(path),
+            "settings_link": site_link(reverse("notifications")),
+        }
+        title = _(subject) % context
+        body = render_to_string(template, words)
+    transaction.on_commit(
+        lambda: send_mail(
+            settings.EMAIL_SUBJECT_PREFIX + title,
+            body,
+            settings.DEFAULT_FROM_EMAIL,
+            [address],
+            fail_silently=True,  # a mail server down never undoes a result
+        )
+    )
+    return True
+
+
+def notifications_set(*, player: Player, emails: bool, language: str, user: Any) -> Notifications:
+    """A player turns their emails on or off, and chooses their language: their own only."""
+    require(user is not None and player.user_id is not None and player.user_id == user.pk)
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValidationError(_("Choose one of the site's languages."))
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        setting, _created = Notifications.objects.get_or_create(player=locked)
+        before = {"emails": setting.emails, "language": setting.language}
+        after = {"emails": emails, "language": language}
+        if before != after:
+            setting.emails, setting.language = emails, language
+            setting.save()
+            audit_record(
+                user=user,
+                code="notifications.set",
+                subject=setting,
+                params={"name": locked.name},
+                before=before,
+                after=after,
+            )
+    return setting

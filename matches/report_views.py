@@ -1,0 +1,284 @@
+"""The players' pages on their phones: a match's report (make one, confirm, dispute or
+withdraw it), their matches and the reports waiting for them, their emails' setting.
+
+Each view parses the request, asks the policy, calls one service, renders.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from club.models import Player
+from club.policy import (
+    can_answer_report,
+    can_change_match,
+    can_report_result,
+    match_scope,
+    player_side,
+    require,
+    sign_in_required,
+)
+
+from .forms import GameForm, NotificationsForm, ReportDisputeForm, ReportScoreForm, VersionForm
+from .models import Match, ResultReport
+from .notify import notifications_set, player_notifications
+from .reports import (
+    report_claimed_score,
+    report_confirm,
+    report_dispute,
+    report_make,
+    report_withdraw,
+)
+from .selectors import match_list, match_score_sheet
+from .services import games_checked
+
+
+def _match(pk: int) -> Match:
+    return get_object_or_404(match_list(), pk=pk)
+
+
+def _claim_rows(match: Match, report: ResultReport):
+    """The claimed games as score-sheet lines: (number, game, score before, score after)."""
+    recorded = [g.as_result() for g in match.games.all()][: report.first_game - 1]
+    derived = games_checked(match, recorded + report.game_results())
+    rows = []
+    for offset, game in enumerate(report.games):
+        scored = derived.games[report.first_game - 1 + offset]
+        rows.append(
+            {
+                "number": report.first_game + offset,
+                "winner": match.player(game["winner"]),
+                "cube": game["cube"],
+                "result": game["result"],
+                "resigned": game.get("resigned"),
+                "crawford": scored.crawford,
+                "before": scored.score_before,
+                "after": scored.score_after,
+            }
+        )
+    return rows
+
+
+def _page(request, match: Match, status: int = 200, **forms):
+    """The report page as this visitor sees it (a player of the match, or its director)."""
+    user = request.user
+    scope = match_scope(match)
+    side = player_side(user, match)
+    directing = can_change_match(user, match)
+    sheet = match_score_sheet(match=match)
+    reports = list(match.reports.select_related("dispute").order_by("-reported_at", "-id")[:5])
+    pending = next((r for r in reports if r.pending), None)
+    context = {
+        "match": match,
+        "sheet": sheet,
+        "scope": scope,
+        "side": side,
+        "directing": directing,
+        "pending": pending,
+        "earlier": [r for r in reports if not r.pending],
+        "on_board": match.board_games.exclude(
+            number__in=[g.number for g in match.games.all()]
+        ).exists(),
+        "refusal": forms.pop("refusal", ""),
+    }
+    if pending is not None:
+        context["claimed"] = report_claimed_score(pending)
+        context["rows"] = _claim_rows(match, pending) if pending.first_game else []
+        due = pending.due_at(scope.confirm_minutes)
+        context["due"] = due
+        context["overdue"] = timezone.now() > due
+        context["answering"] = can_answer_report(user, match, pending.side)
+        context["reporting"] = side == pending.side
+        context["version_form"] = VersionForm(initial={"version": pending.version})
+        context["dispute_form"] = forms.get("dispute_form") or ReportDisputeForm(
+            initial={"version": pending.version}
+        )
+    may_report = can_report_result(user, match) and not context["on_board"]
+    own_games = pending is not None and pending.side == side and pending.kind == "games"
+    if may_report and (pending is None or own_games):
+        results = [g.as_result() for g in match.games.all()]
+        if own_games:
+            results += pending.game_results()
+        derived = games_checked(match, results)
+        if not derived.over and scope.report_detail != "final":
+            number = len(results) + 1
+            context["next_number"] = number
+            context["game_form"] = forms.get("game_form") or GameForm(
+                match=match,
+                crawford=derived.next_game.crawford,
+                initial={"number": number, "cube": 1, "result": "single"},
+            )
+        if pending is None and not results and scope.report_detail != "games":
+            context["score_form"] = forms.get("score_form") or ReportScoreForm()
+    return render(request, "report.html", context, status=status)
+
+
+def _next_game_crawford(match: Match) -> bool:
+    """Whether the next game a player would report is the Crawford game (after the games
+    recorded and those of their report still waiting)."""
+    results = [g.as_result() for g in match.games.all()]
+    pending = match.reports.filter(status=ResultReport.Status.PENDING).first()
+    if pending is not None and pending.kind == ResultReport.Kind.GAMES:
+        results += pending.game_results()
+    try:
+        derived = games_checked(match, results)
+    except ValidationError:
+        return False
+    return bool(not derived.over and derived.next_game.crawford)
+
+
+def _may_see(request, match: Match) -> None:
+    require(player_side(request.user, match) is not None or can_change_match(request.user, match))
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def report(request, pk: int):
+    """A match's result as the players report it: GET shows it, POST reports a game (or
+    only the final score, with ``final``)."""
+    found = _match(pk)
+    _may_see(request, found)
+    if request.method == "GET":
+        return _page(request, found)
+    final = "final" in request.POST
+    if final:
+        form = ReportScoreForm(request.POST)
+        slot = "score_form"
+    else:
+        crawford = _next_game_crawford(found)
+        form = GameForm(request.POST, match=found, crawford=crawford)
+        slot = "game_form"
+    if form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
+        try:
+            made = report_make(match=found, user=request.user, **data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(
+                request,
+                _("Reported: %(name)s is asked to confirm it.") % {"name": made.opponent.name},
+            )
+            return redirect("report", found.pk)
+    return _page(request, _match(pk), status=400, **{slot: form})
+
+
+def _pending_or_latest(match: Match) -> ResultReport:
+    found = match.reports.order_by("-reported_at", "-id").first()
+    if found is None:
+        raise ValidationError(_("No result of this match has been reported."))
+    return found
+
+
+def _answer(request, pk: int, act):
+    found = _match(pk)
+    _may_see(request, found)
+    try:
+        current = _pending_or_latest(found)
+        done = act(current)
+    except ValidationError as error:
+        return _page(request, _match(pk), status=400, refusal=" ".join(error.messages))
+    if isinstance(done, tuple):  # a form that did not validate
+        return _page(request, _match(pk), status=400, **dict([done]))
+    messages.success(request, done)
+    return redirect("report", found.pk)
+
+
+def _version(request) -> int | None:
+    form = VersionForm(request.POST)
+    return form.cleaned_data["version"] if form.is_valid() else None
+
+
+@sign_in_required
+@require_POST
+def report_confirm_view(request, pk: int):
+    def act(current):
+        report_confirm(report=current, user=request.user, version=_version(request))
+        return _("Confirmed: the result is recorded.")
+
+    return _answer(request, pk, act)
+
+
+@sign_in_required
+@require_POST
+def report_dispute_view(request, pk: int):
+    def act(current):
+        form = ReportDisputeForm(request.POST)
+        if not form.is_valid():
+            return ("dispute_form", form)
+        data = form.cleaned_data
+        report_dispute(
+            report=current,
+            user=request.user,
+            version=data["version"],
+            score_a=data["score_a"],
+            score_b=data["score_b"],
+        )
+        return _("Disputed: the director decides, with both versions in front of them.")
+
+    return _answer(request, pk, act)
+
+
+@sign_in_required
+@require_POST
+def report_withdraw_view(request, pk: int):
+    def act(current):
+        report_withdraw(report=current, user=request.user)
+        return _("Your report is withdrawn.")
+
+    return _answer(request, pk, act)
+
+
+def _own_player(user) -> Player | None:
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+@sign_in_required
+@require_http_methods(["GET"])
+def my_matches(request):
+    """The signed-in player's matches still to be decided, and the reports they must answer."""
+    player = _own_player(request.user)
+    context = {"player": player, "matches": [], "to_answer": [], "waiting": []}
+    if player is not None:
+        mine = Q(player_a=player) | Q(player_b=player)
+        context["matches"] = list(
+            match_list().filter(mine).exclude(status__in=["finished", "walkover"])
+        )
+        pending = ResultReport.objects.filter(
+            Q(match__player_a=player) | Q(match__player_b=player),
+            status=ResultReport.Status.PENDING,
+        ).select_related("match__player_a", "match__player_b")
+        for item in pending:
+            own = item.match.player(item.side).pk == player.pk
+            context["waiting" if own else "to_answer"].append(item)
+    return render(request, "my_matches.html", context)
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def notifications(request):
+    """The signed-in player turns their emails on or off and picks their language."""
+    player = _own_player(request.user)
+    if player is None:
+        return render(request, "notifications.html", {"player": None})
+    setting = player_notifications(player=player)
+    initial = {"emails": setting.emails, "language": setting.language or get_language()}
+    form = NotificationsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            notifications_set(player=player, user=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Your email setting is saved."))
+            return redirect("notifications")
+    status = 400 if form.errors else 200
+    context = {"player": player, "form": form, "address": player.email or request.user.email}
+    return render(request, "notifications.html", context, status=status)
