@@ -23,7 +23,6 @@ from club.tables import table_export
 from matches.forms import DiceForm
 
 from .advancement import player_withdrawn_matches
-from .live import by_event, content_asked, content_etag, live, live_seconds
 from .announcements import announcements_shown
 from .forms import (
     AnnouncementForm,
@@ -37,6 +36,7 @@ from .forms import (
     TournamentEditForm,
     TournamentForm,
 )
+from .live import by_event, content_asked, content_etag, live, live_seconds
 from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,

@@ -15,8 +15,8 @@ one query, from what changes these pages:
 - how many announcements are on show: one whose time is over leaves the wall unannounced;
 
 and from the request: the language, who is signed in and whether they direct the tournament,
-the CSRF cookie (the page's forms carry its token), and whether the content only was asked for
-(``HX-Request``). A request with a message waiting for it (a flash after a redirect) gets no
+and for the whole page (not the content only, which has no form) the CSRF cookie, whose token
+the page's forms carry. A request with a message waiting for it (a flash after a redirect) gets no
 ETag: the page must be rendered to show it.
 
 Server-sent events would push instead of being asked, but each viewer would hold a worker of
@@ -115,16 +115,20 @@ def live_etag(request, **where: int) -> str | None:
     stamp = live_stamp(**where)
     if stamp is None:
         return None  # the view answers 404
-    parts = (
-        *stamp,
-        get_language(),
-        _viewer(request, stamp[0]),
-        request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""),
-        request.get_full_path(),
-    )
-    base = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
-    request.live_etag_base = base  # the page gives its region the content's ETag at once
-    return base + ("-c" if content_asked(request) else "-p")
+    parts = (*stamp, get_language(), _viewer(request, stamp[0]), request.get_full_path())
+    content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+    request.live_content_etag = f'"{content}-c"'  # the page gives its region this one at once
+    if content_asked(request):
+        return f"{content}-c"
+    # the whole page also carries the CSRF token of the visitor's cookie in its forms
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return hashlib.blake2b(f"{content}{cookie}".encode(), digest_size=12).hexdigest() + "-p"
+
+
+def content_etag(request) -> str:
+    """The ETag the content only of this page has now, quoted, for the region's first
+    request; empty when the page had none (a message was shown)."""
+    return getattr(request, "live_content_etag", "")
 
 
 REGION = "live"  # the id of a live page's region (templates/includes/live_region.html)
@@ -137,13 +141,6 @@ def content_asked(request) -> bool:
     return (
         request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == REGION
     )
-
-
-def content_etag(request) -> str:
-    """The ETag the content only (``HX-Request``) of this page has now, quoted, for the
-    region's first request; empty when the page had none (a message was shown)."""
-    base = getattr(request, "live_etag_base", "")
-    return f'"{base}-c"' if base else ""
 
 
 def live(where: Callable[[dict[str, Any]], dict[str, int]]):
