@@ -94,7 +94,7 @@ def test_the_director_posts_from_the_tournament_page_and_the_wall_shows_it(
 ):
     client = Client()  # a visitor's phone, beside the director's laptop
     page = director_client.get(tournament.get_absolute_url()).content.decode()
-    assert 'action="/tournaments/%d/announcements/"' % tournament.pk in page
+    assert f'action="/tournaments/{tournament.pk}/announcements/"' in page
     response = director_client.post(
         reverse("announcement_new", args=[tournament.pk]),
         {"text": "Dinner at eight", "minutes": ""},
