@@ -33,8 +33,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
 from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -65,7 +67,7 @@ def _count(queryset, field: str) -> Subquery:
 
 def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> tuple | None:
     """What the tournament's live pages show has changed since a stamp unless it is equal:
-    ``(tournament id, newest audit id, newest player audit id, matches in play,
+    ``(tournament id, newest audit id and time, newest player audit id, matches in play,
     announcements shown)``, in one query; None when there is no such tournament or event."""
     if event_id is not None:
         tournaments = Tournament.objects.filter(
@@ -88,11 +90,13 @@ def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None)
     row = (
         tournaments.annotate(
             newest=Subquery(newest.values("id")[:1]),
+            # and its time: a database made anew reuses ids, never a microsecond too
+            newest_at=Subquery(newest.values("at")[:1]),
             newest_player=Subquery(newest_player.values("id")[:1]),
             playing=_count(playing.annotate(t=F("place__event__tournament")), "t"),
             shown=_count(shown, "tournament"),
         )
-        .values_list("pk", "newest", "newest_player", "playing", "shown")
+        .values_list("pk", "newest", "newest_at", "newest_player", "playing", "shown")
         .first()
     )
     return tuple(row) if row is not None else None
@@ -119,6 +123,7 @@ def live_etag(request, **where: int) -> str | None:
     content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
     request.live_content_etag = f'"{content}-c"'  # the page gives its region this one at once
     if content_asked(request):
+        request.live_cache_key = f"live:{content}"
         return f"{content}-c"
     # the whole page also carries the CSRF token of the visitor's cookie in its forms
     cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
@@ -131,6 +136,7 @@ def content_etag(request) -> str:
     return getattr(request, "live_content_etag", "")
 
 
+CONTENT_KEPT_SECONDS = 300
 REGION = "live"  # the id of a live page's region (templates/includes/live_region.html)
 
 
@@ -152,7 +158,23 @@ def live(where: Callable[[dict[str, Any]], dict[str, int]]):
         def etag(request, **kwargs):
             return live_etag(request, **where(kwargs))
 
-        conditional = condition(etag_func=etag)(view)
+        @wraps(view)
+        def rendered_once(request, *args, **kwargs):
+            """The content only is rendered once an ETag (per process without Redis): after a
+            change, the first viewer's poll renders it and the others' are answered from the
+            cache. The ETag names everything the content depends on, so this is as sound as
+            the 304 itself. The whole page is not kept: its forms carry the visitor's token."""
+            key = getattr(request, "live_cache_key", None)
+            if key is not None:
+                kept = cache.get(key)
+                if kept is not None:
+                    return HttpResponse(kept)
+            response = view(request, *args, **kwargs)
+            if key is not None and response.status_code == 200 and not response.streaming:
+                cache.set(key, response.content, CONTENT_KEPT_SECONDS)
+            return response
+
+        conditional = condition(etag_func=etag)(rendered_once)
 
         @wraps(view)
         def wrapped(request, *args, **kwargs):
