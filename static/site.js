@@ -74,8 +74,8 @@
   function fit(screen) {
     screen.style.transform = "";
     var room = screen.parentElement.getBoundingClientRect();
-    var wide = screen.scrollWidth, high = screen.scrollHeight;
-    var scale = Math.min(1, room.width / wide, (window.innerHeight - room.top) / high);
+    var wide = screen.scrollWidth, high = screen.scrollHeight + 24;  // its heading's margins
+    var scale = Math.min(1, room.width / wide, (window.innerHeight - room.top - 24) / high);
     if (scale < 1) { screen.style.transform = "scale(" + scale.toFixed(3) + ")"; }
   }
   function show(wall, wanted) {

@@ -126,6 +126,20 @@ def test_a_poll_that_finds_nothing_new_costs_one_query(
             assert client.get(url, HTTP_IF_NONE_MATCH=tag, **CONTENT).status_code == 304
 
 
+def test_after_a_change_the_content_is_rendered_once_for_every_viewer(
+    client, knockout, record, django_assert_max_num_queries
+):
+    url = reverse("bracket", args=[knockout.pk])
+    old = etag(client, url, **CONTENT)
+    record(open_matches(knockout)[0], 0)
+    first = client.get(url, HTTP_IF_NONE_MATCH=old, **CONTENT)
+    assert first.status_code == 200
+    with django_assert_max_num_queries(1):  # another phone: the ETag, and the kept content
+        other = client.get(url, HTTP_IF_NONE_MATCH=old, **CONTENT)
+    assert other.status_code == 200 and other.content == first.content
+    assert other["ETag"] == first["ETag"]
+
+
 def test_a_page_with_a_message_waiting_is_rendered_not_304(director_client, knockout):
     """After a refused change the page must show why, even to a browser that has it cached."""
     url = reverse("event", args=[knockout.pk])
