@@ -388,6 +388,13 @@ AUDIT_SAMPLES = [
     ("tables.set", {"count": 0}, {"tables": 12}, {"tables": None}),
     ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 7}, None, None),
     ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 0}, None, None),
+    (
+        "announcement.posted",
+        {"text": "Il turno 3 comincia alle 16:30", "minutes": 30},
+        None,
+        {"text": "Il turno 3 comincia alle 16:30", "minutes": 30},
+    ),
+    ("announcement.withdrawn", {"text": "Il turno 3 comincia alle 16:30"}, None, None),
 ]
 
 
