@@ -28,10 +28,14 @@
       item.hidden = wanted !== "" && folded(item.textContent).indexOf(wanted) === -1;
     });
   });
-  // A region marked data-refresh (the director's dashboard) asks its URL for its content every
-  // data-refresh-seconds (the HX-Request header asks for the content only) and swaps it in;
-  // a link that had the focus keeps it. A failure leaves the content as it was and shows the
-  // note marked data-refresh-failed. Without the script the page reloads itself (<noscript>).
+  // A region marked data-refresh (the director's dashboard, the live pages: bracket, pairings,
+  // standings, now playing, the wall) asks its URL for its content every data-refresh-seconds
+  // (the HX-Request header asks for the content only, HX-Target names the region) and swaps it
+  // in; a link that had the focus keeps it. The region keeps the ETag of what it shows
+  // (data-etag, first given by the page) and sends it as If-None-Match: while nothing changed
+  // the server answers 304 Not Modified, with no page rendered and nothing to swap. A failure
+  // leaves the content as it was and shows the note marked data-refresh-failed. Without the
+  // script the dashboard reloads itself (<noscript>); the other pages stay as they are.
   function selectorOf(element) {  // how to find an element again in the new content
     if (element.id) { return "#" + CSS.escape(element.id); }
     var href = element.getAttribute("href");
@@ -39,23 +43,64 @@
   }
   function refresh(region) {
     var failed = document.querySelector("[data-refresh-failed]");
+    var headers = { "HX-Request": "true", "HX-Target": region.id };
+    if (region.dataset.etag) { headers["If-None-Match"] = region.dataset.etag; }
+    // an If-None-Match of the script's own makes the browser hand the 304 over as it is
     fetch(region.dataset.refresh, {
-      headers: { "HX-Request": "true" }, credentials: "same-origin", cache: "no-store"
+      headers: headers, credentials: "same-origin", cache: "no-store"
     }).then(function (response) {
+      if (response.status === 304) { return null; }  // nothing changed
       // signed out meanwhile: the answer is the sign-in page, not the dashboard
       if (!response.ok || response.redirected) { throw new Error(String(response.status)); }
+      var etag = response.headers.get("ETag");
+      if (etag) { region.dataset.etag = etag; } else { delete region.dataset.etag; }
       return response.text();
     }).then(function (html) {
+      if (failed) { failed.hidden = true; }
+      if (html === null) { return; }
       var focused = document.activeElement;
       var kept = focused !== region && region.contains(focused) ? selectorOf(focused) : null;
       region.innerHTML = html;
       var again = kept && region.querySelector(kept);
       if (again) { again.focus(); }
-      if (failed) { failed.hidden = true; }
+      region.dispatchEvent(new CustomEvent("refreshed", { bubbles: true }));
     }).catch(function () {
       if (failed) { failed.hidden = false; }
     });
   }
+  // The wall display (data-wall, data-wall-seconds): one of its screens (data-screen) at a
+  // time, the next every data-wall-seconds, each shrunk to fit the screen when it is larger
+  // (a bracket). A refresh of its region keeps the screen it was showing.
+  function fit(screen) {
+    screen.style.transform = "";
+    var room = screen.parentElement.getBoundingClientRect();
+    var wide = screen.scrollWidth, high = screen.scrollHeight + 24;  // its heading's margins
+    var scale = Math.min(1, room.width / wide, (window.innerHeight - room.top - 24) / high);
+    if (scale < 1) { screen.style.transform = "scale(" + scale.toFixed(3) + ")"; }
+  }
+  function show(wall, wanted) {
+    var screens = Array.prototype.slice.call(wall.querySelectorAll("[data-screen]"));
+    if (!screens.length) { return; }
+    var index = screens.findIndex(function (s) { return s.dataset.screen === wanted; });
+    var screen = screens[index === -1 ? 0 : index];
+    screens.forEach(function (s) { s.hidden = s !== screen; });
+    wall.dataset.showing = screen.dataset.screen;
+    fit(screen);
+  }
+  function next(wall) {
+    var screens = Array.prototype.slice.call(wall.querySelectorAll("[data-screen]"));
+    var index = screens.findIndex(function (s) { return s.dataset.screen === wall.dataset.showing; });
+    if (screens.length) { show(wall, screens[(index + 1) % screens.length].dataset.screen); }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-wall]").forEach(function (wall) {
+      var seconds = parseInt(wall.dataset.wallSeconds, 10) || 20;
+      show(wall, null);
+      window.setInterval(function () { next(wall); }, seconds * 1000);
+      wall.addEventListener("refreshed", function () { show(wall, wall.dataset.showing); });
+      window.addEventListener("resize", function () { show(wall, wall.dataset.showing); });
+    });
+  });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-refresh]").forEach(function (region) {
       var seconds = parseInt(region.dataset.refreshSeconds, 10) || 15;

@@ -441,6 +441,13 @@ AUDIT_SAMPLES = [
         {"score_a": 5, "score_b": 3},
     ),
     ("dispute.decided", {"dispute": 1, "changed": 2, "report": "Anna Rossi"}, None, None),
+    (
+        "announcement.posted",
+        {"text": "Il turno 3 comincia alle 16:30", "minutes": 30},
+        None,
+        {"text": "Il turno 3 comincia alle 16:30", "minutes": 30},
+    ),
+    ("announcement.withdrawn", {"text": "Il turno 3 comincia alle 16:30"}, None, None),
 ]
 
 

@@ -25,7 +25,7 @@ from matches.models import (
     ResultReport,
 )
 from matches.services import game_record
-from tournaments.models import Bye, Entry, Event, Place, Round, Table, Tournament
+from tournaments.models import Announcement, Bye, Entry, Event, Place, Round, Table, Tournament
 from tournaments.services import event_draw, tournament_create
 
 pytestmark = pytest.mark.django_db
@@ -110,6 +110,8 @@ def fill(route, ours):
     number = 1
     if "disputes/<int:number>" in route:
         number = ours["dispute"].pk
+    elif "announcements/<int:number>" in route:
+        number = ours["announcement"].pk
     elif "board/<int:number>" in route:
         number = ours["board"].number
     path = route.replace("<int:pk>", str(pk)).replace("<int:number>", str(number))
@@ -135,6 +137,7 @@ MODELS = (
     Dispute,
     ResultReport,
     Notifications,
+    Announcement,
 )
 
 
@@ -151,6 +154,7 @@ def snapshot():
         ),
         list(Table.objects.order_by("pk").values_list("number", "match")),
         list(BoardGame.objects.order_by("pk").values_list("version", "pending")),
+        list(Announcement.objects.order_by("pk").values_list("withdrawn_at", "text")),
     ]
 
 
@@ -173,7 +177,11 @@ def ours(event_with, director):
         "  2) 31: 8/5 6/5                  Doubles => 2\n  3)  Drops\n"
     )
     dispute = dispute_open(match=match, user=director, text=text, left=0)
+    from tournaments.announcements import announcement_post
+
+    notice = announcement_post(tournament=event.tournament, text="Dinner at 8", user=director)
     return {
+        "announcement": notice,
         "tournament": event.tournament,
         "event": event,
         "match": match,

@@ -281,6 +281,12 @@ def register() -> None:
             "place.changed": _place_changed,
             "tables.set": _tables_set,
             "table.moved": _table_moved,
+            "announcement.posted": _say(
+                gettext_noop("%(who)s posted an announcement for the room: “%(text)s”.")
+            ),
+            "announcement.withdrawn": _say(
+                gettext_noop("%(who)s withdrew the announcement “%(text)s”.")
+            ),
             "tournament.imported": _say(
                 gettext_noop("%(who)s imported the tournament %(name)s from a file.")
             ),

@@ -23,7 +23,9 @@ from club.tables import table_export
 from matches.forms import DiceForm
 
 from .advancement import player_withdrawn_matches
+from .announcements import announcements_shown
 from .forms import (
+    AnnouncementForm,
     DrawForm,
     EntryForm,
     EventForm,
@@ -35,6 +37,7 @@ from .forms import (
     TournamentEditForm,
     TournamentForm,
 )
+from .live import by_event, content_asked, content_etag, live, live_seconds
 from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,
@@ -146,6 +149,8 @@ def tournament(request, pk: int):
             if directing
             else None,
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
+            "announcements": list(announcements_shown(tournament=found)),
+            "announcement_form": AnnouncementForm() if directing else None,
         },
     )
 
@@ -359,6 +364,16 @@ def _event_context(request, event: Event, **forms) -> dict:
     return context
 
 
+def _live(request, context: dict, page: str, content: str):
+    """A live page, or its content only when the page's region asks (``HX-Request``)."""
+    context["refresh_seconds"] = live_seconds()
+    context["live_etag"] = content_etag(request)
+    if content_asked(request):
+        return render(request, content, context)
+    return render(request, page, context)
+
+
+@live(by_event)
 def event(request, pk: int):
     found = _event(pk)
     context = _event_context(request, found)
@@ -366,7 +381,7 @@ def event(request, pk: int):
         download = table_export(request, context["standings"], f"standings-{found.pk}")
         if download is not None:
             return download
-    return render(request, "event.html", context)
+    return _live(request, context, "event.html", "includes/event_live.html")
 
 
 def _directed_event(request, pk: int) -> Event:
@@ -681,23 +696,22 @@ def cut(request, pk: int):
 # --- printouts ---------------------------------------------------------------------------
 
 
+@live(by_event)
 def bracket(request, pk: int):
-    """The bracket to print: landscape, each draw (or 32-player part) on its own page."""
+    """The bracket to print: landscape, each draw (or 32-player part) on its own page. On a
+    screen it refreshes itself."""
     found = _event(pk)
     knockout = event_knockout(event=found)
     if knockout is None:
         raise Http404
     sections = event_bracket_sections(event=found, knockout=knockout)
-    return render(
-        request,
-        "bracket_print.html",
-        {
-            "event": found,
-            "tournament": found.tournament,
-            "knockout": knockout,
-            "sections": sections,
-        },
-    )
+    context = {
+        "event": found,
+        "tournament": found.tournament,
+        "knockout": knockout,
+        "sections": sections,
+    }
+    return _live(request, context, "bracket_print.html", "includes/bracket_live.html")
 
 
 def _round(found: Event, number: int):
@@ -707,23 +721,21 @@ def _round(found: Event, number: int):
     raise Http404
 
 
+@live(by_event)
 def round_pairings(request, pk: int, number: int):
     found = _event(pk)
     pairing_round = _round(found, number)
     table = PairingTable(pairing_round.matches, exclude=("reason", "match"))
     playing = [m for m in pairing_round.matches if m.status in PLAYABLE]
     directing = can_direct(request.user, found.tournament) and found.tournament.tables
-    return render(
-        request,
-        "round_print.html",
-        {
-            "event": found,
-            "tournament": found.tournament,
-            "round": pairing_round,
-            "table": table,
-            "move_form": TableMoveForm(matches=playing) if directing and playing else None,
-        },
-    )
+    context = {
+        "event": found,
+        "tournament": found.tournament,
+        "round": pairing_round,
+        "table": table,
+        "move_form": TableMoveForm(matches=playing) if directing and playing else None,
+    }
+    return _live(request, context, "round_print.html", "includes/round_live.html")
 
 
 def round_sheets(request, pk: int, number: int):

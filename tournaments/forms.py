@@ -221,3 +221,21 @@ class ReportsForm(forms.Form):
         max_value=1440,
         help_text=_("then it goes to the dashboard, for a director to settle"),
     )
+
+
+class AnnouncementForm(forms.Form):
+    """A notice for the playing room's wall display."""
+
+    text = forms.CharField(
+        label=_("Announcement"),
+        max_length=280,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Shown in large type on the wall display, at most 280 characters."),
+    )
+    minutes = forms.IntegerField(
+        label=_("Shown for (minutes)"),
+        min_value=1,
+        max_value=24 * 60,
+        required=False,
+        help_text=_("Empty: until you withdraw it."),
+    )

@@ -353,3 +353,47 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return str(self.number)
+
+
+class Announcement(models.Model):
+    """A notice the director posts for the playing room's wall display (and the tournament's
+    page): shown from ``posted_at`` until ``shown_until`` (none: until withdrawn), or until a
+    director withdraws it. Withdrawn notices stay, like the audit that names them."""
+
+    TEXT_LENGTH = 280
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="announcements",
+        verbose_name=_("tournament"),
+    )
+    text = models.TextField(_("announcement"), max_length=TEXT_LENGTH)
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("posted by"),
+    )
+    posted_at = models.DateTimeField(_("posted at"))
+    shown_until = models.DateTimeField(_("shown until"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-posted_at", "-id"]
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        indexes = [models.Index(fields=["tournament", "withdrawn_at"], name="announcement_shown")]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(text=""), name="announcement_has_text"),
+            models.CheckConstraint(
+                condition=models.Q(shown_until__isnull=True)
+                | models.Q(shown_until__gt=models.F("posted_at")),
+                name="announcement_shown_after_posted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:40]

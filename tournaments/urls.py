@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import dashboard_views, event_views, transfer_views, views
+from . import dashboard_views, event_views, live_views, transfer_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,6 +27,18 @@ urlpatterns = [
         "tournaments/<int:pk>/dashboard/",
         dashboard_views.tournament_dashboard_view,
         name="tournament_dashboard",
+    ),
+    path("tournaments/<int:pk>/playing/", live_views.now_playing, name="now_playing"),
+    path("tournaments/<int:pk>/wall/", live_views.wall, name="wall"),
+    path(
+        "tournaments/<int:pk>/announcements/",
+        live_views.announcement_new,
+        name="announcement_new",
+    ),
+    path(
+        "tournaments/<int:pk>/announcements/<int:number>/withdraw/",
+        live_views.announcement_withdraw_view,
+        name="announcement_withdraw",
     ),
     path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
     path("tournaments/<int:pk>/tables/", event_views.tournament_tables, name="tournament_tables"),

@@ -1,0 +1,197 @@
+"""Live pages: answered with an ETag, and 304 Not Modified while nothing changed.
+
+The bracket, a round's pairings, the standings (the event page), the matches now playing and
+the wall display refresh themselves (static/site.js ``data-refresh``): every few seconds each
+phone asks its page again with ``If-None-Match``. Three hundred phones must cost the server
+almost nothing while nothing happens, so the ETag is computed without rendering the page, in
+one query, from what changes these pages:
+
+- the tournament's newest audit entry: every write to a tournament (a result, a walkover, a
+  draw, a check-in, a table move, an announcement...) records one in its transaction;
+- the newest audit entry about a player (a name or a club put right shows on every page);
+- how many of its matches are in play: a match begins at the board's first roll, which is not
+  an audit entry of its own (the games that follow are), and a match leaves play only through
+  an audited result, so the count changes with every beginning;
+- how many announcements are on show: one whose time is over leaves the wall unannounced;
+
+and from the request: the language, who is signed in and whether they direct the tournament,
+and for the whole page (not the content only, which has no form) the CSRF cookie, whose token
+the page's forms carry. A request with a message waiting for it (a flash after a redirect) gets no
+ETag: the page must be rendered to show it.
+
+Server-sent events would push instead of being asked, but each viewer would hold a worker of
+the synchronous gunicorn server for as long as the page is open: 300 phones, 300 workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
+from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+from django.views.decorators.http import condition
+
+from club.models import AuditEntry, Player
+from club.policy import can_direct
+from matches.models import Match
+
+from .models import Announcement, Event, Tournament
+
+
+def live_seconds() -> int:
+    """How often a live page asks again (the LIVE_REFRESH_SECONDS setting, 10 by default)."""
+    return int(getattr(settings, "LIVE_REFRESH_SECONDS", 10))
+
+
+def wall_seconds() -> int:
+    """How long the wall shows each screen (the WALL_SCREEN_SECONDS setting, 20 by default)."""
+    return int(getattr(settings, "WALL_SCREEN_SECONDS", 20))
+
+
+def _count(queryset, field: str) -> Subquery:
+    """A correlated COUNT(*) as a subquery (0 when none)."""
+    counted = queryset.values(field).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> tuple | None:
+    """What the tournament's live pages show has changed since a stamp unless it is equal:
+    ``(tournament id, newest audit id and time, newest player audit id, matches in play,
+    announcements shown)``, in one query; None when there is no such tournament or event."""
+    if event_id is not None:
+        tournaments = Tournament.objects.filter(
+            pk=Subquery(Event.objects.filter(pk=event_id).values("tournament_id")[:1])
+        )
+    else:
+        tournaments = Tournament.objects.filter(pk=tournament_id)
+    player_kind = ContentType.objects.get_for_model(Player)  # cached by Django after once
+    now = timezone.now()
+    newest = AuditEntry.objects.filter(tournament_id=OuterRef("pk")).order_by("-id")
+    newest_player = AuditEntry.objects.filter(subject_type=player_kind).order_by("-id")
+    playing = Match.objects.filter(
+        place__event__tournament=OuterRef("pk"), status=Match.Status.IN_PLAY
+    )
+    shown = Announcement.objects.filter(
+        Q(shown_until__isnull=True) | Q(shown_until__gt=now),
+        tournament=OuterRef("pk"),
+        withdrawn_at__isnull=True,
+    )
+    row = (
+        tournaments.annotate(
+            newest=Subquery(newest.values("id")[:1]),
+            # and its time: a database made anew reuses ids, never a microsecond too
+            newest_at=Subquery(newest.values("at")[:1]),
+            newest_player=Subquery(newest_player.values("id")[:1]),
+            playing=_count(playing.annotate(t=F("place__event__tournament")), "t"),
+            shown=_count(shown, "tournament"),
+        )
+        .values_list("pk", "newest", "newest_at", "newest_player", "playing", "shown")
+        .first()
+    )
+    return tuple(row) if row is not None else None
+
+
+def _viewer(request, tournament_id: int) -> str:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return "-"
+    directing = can_direct(user, Tournament(pk=tournament_id))
+    return f"{user.pk}:{'director' if directing else 'reader'}"
+
+
+def live_etag(request, **where: int) -> str | None:
+    """The ETag of a live page (see the module), or None: render the page as usual."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    if len(messages.get_messages(request)):  # read, not consumed: the page will show them
+        return None
+    stamp = live_stamp(**where)
+    if stamp is None:
+        return None  # the view answers 404
+    parts = (*stamp, get_language(), _viewer(request, stamp[0]), request.get_full_path())
+    content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+    request.live_content_etag = f'"{content}-c"'  # the page gives its region this one at once
+    if content_asked(request):
+        request.live_cache_key = f"live:{content}"
+        return f"{content}-c"
+    # the whole page also carries the CSRF token of the visitor's cookie in its forms
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return hashlib.blake2b(f"{content}{cookie}".encode(), digest_size=12).hexdigest() + "-p"
+
+
+def content_etag(request) -> str:
+    """The ETag the content only of this page has now, quoted, for the region's first
+    request; empty when the page had none (a message was shown)."""
+    return getattr(request, "live_content_etag", "")
+
+
+CONTENT_KEPT_SECONDS = 300
+REGION = "live"  # the id of a live page's region (templates/includes/live_region.html)
+
+
+def content_asked(request) -> bool:
+    """The page's region asks for its content only: ``HX-Request`` and ``HX-Target: live``.
+    htmx's own requests (a check-in on the event page) carry ``HX-Request`` through their
+    redirect to the page too, and must get the whole page."""
+    return (
+        request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == REGION
+    )
+
+
+def live(where: Callable[[dict[str, Any]], dict[str, int]]):
+    """A live page: ETag and 304 through Django's ``condition``; its answers (304 included)
+    must be checked again before reuse (``no-cache``) and vary with the language, the
+    cookies (who is signed in) and ``HX-Request`` (the content only)."""
+
+    def decorate(view):
+        def etag(request, **kwargs):
+            return live_etag(request, **where(kwargs))
+
+        @wraps(view)
+        def rendered_once(request, *args, **kwargs):
+            """The content only is rendered once an ETag (per process without Redis): after a
+            change, the first viewer's poll renders it and the others' are answered from the
+            cache. The ETag names everything the content depends on, so this is as sound as
+            the 304 itself. The whole page is not kept: its forms carry the visitor's token."""
+            key = getattr(request, "live_cache_key", None)
+            if key is not None:
+                kept = cache.get(key)
+                if kept is not None:
+                    return HttpResponse(kept)
+            response = view(request, *args, **kwargs)
+            if key is not None and response.status_code == 200 and not response.streaming:
+                cache.set(key, response.content, CONTENT_KEPT_SECONDS)
+            return response
+
+        conditional = condition(etag_func=etag)(rendered_once)
+
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            response = conditional(request, *args, **kwargs)
+            patch_vary_headers(response, ["Accept-Language", "Cookie", "HX-Request", "HX-Target"])
+            if response.status_code in (200, 304):
+                patch_cache_control(response, no_cache=True, private=True)
+            return response
+
+        return wrapped
+
+    return decorate
+
+
+def by_event(kwargs: dict[str, Any]) -> dict[str, int]:
+    return {"event_id": kwargs["pk"]}
+
+
+def by_tournament(kwargs: dict[str, Any]) -> dict[str, int]:
+    return {"tournament_id": kwargs["pk"]}

@@ -1,0 +1,96 @@
+"""The live pages of a tournament for players and the room: what is being played now, and
+the wall display (with the director's announcements). Both refresh themselves with
+conditional requests (:mod:`tournaments.live`).
+
+Each view parses the request, asks the policy, calls one service or selector, and renders.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from club.policy import can_direct, require, sign_in_required
+
+from .announcements import announcement_post, announcement_withdraw, announcements_shown
+from .dashboard import tournament_dashboard
+from .forms import AnnouncementForm
+from .live import by_tournament, content_asked, content_etag, live, live_seconds, wall_seconds
+from .models import Announcement, Tournament
+from .wall import tournament_wall
+
+
+def _render(request, template: str, content: str, context: dict):
+    context["refresh_seconds"] = live_seconds()
+    context["live_etag"] = content_etag(request)
+    return render(request, content if content_asked(request) else template, context)
+
+
+@live(by_tournament)
+def now_playing(request, pk: int):
+    """Every match in play or seated at a table, across the events: table, players, score."""
+    found = get_object_or_404(Tournament, pk=pk)
+    room = tournament_dashboard(tournament=found, now=timezone.now())
+    context = {
+        "tournament": found,
+        "seats": room.seats,
+        "announcements": list(announcements_shown(tournament=found)),
+    }
+    return _render(request, "now_playing.html", "includes/now_playing.html", context)
+
+
+@live(by_tournament)
+def wall(request, pk: int):
+    """The playing room's wall display: each event's bracket, pairings and standings and the
+    matches now playing in turn, in large type, with the announcements on show."""
+    found = get_object_or_404(Tournament, pk=pk)
+    context = {
+        "tournament": found,
+        "screens": tournament_wall(tournament=found),
+        "seats": tournament_dashboard(tournament=found, now=timezone.now()).seats,
+        "announcements": list(announcements_shown(tournament=found)),
+        "wall_seconds": wall_seconds(),
+    }
+    return _render(request, "wall.html", "includes/wall.html", context)
+
+
+@sign_in_required
+@require_POST
+def announcement_new(request, pk: int):
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    form = AnnouncementForm(request.POST)
+    if form.is_valid():
+        try:
+            announcement_post(
+                tournament=found,
+                text=form.cleaned_data["text"],
+                minutes=form.cleaned_data["minutes"],
+                user=request.user,
+            )
+        except ValidationError as refused:
+            messages.error(request, " ".join(refused.messages))
+        else:
+            messages.success(request, _("The announcement is on the wall display."))
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect(f"{found.get_absolute_url()}#announcements")
+
+
+@sign_in_required
+@require_POST
+def announcement_withdraw_view(request, pk: int, number: int):
+    found = get_object_or_404(Tournament, pk=pk)
+    require(can_direct(request.user, found))
+    notice = get_object_or_404(Announcement, pk=number, tournament=found)
+    try:
+        announcement_withdraw(announcement=notice, user=request.user)
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, _("The announcement is withdrawn."))
+    return redirect(f"{found.get_absolute_url()}#announcements")

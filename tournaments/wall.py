@@ -1,0 +1,78 @@
+"""What the playing room's wall display shows in turn: for each event drawn, its bracket (a
+screen a section, those still in play), the pairings of the round in play and the standings;
+the matches now playing come from the dashboard (:mod:`tournaments.dashboard`).
+
+Read in a fixed number of queries an event, like the event page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .models import Event, Tournament
+from .selectors import (
+    event_bracket_sections,
+    event_entries,
+    event_knockout,
+    event_matches,
+    event_progress,
+    event_rounds,
+    event_standings,
+    tournament_events,
+)
+from .tables import PairingTable, standings_table
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One screen of the wall: ``kind`` is bracket, pairings or standings."""
+
+    key: str  # stays the same across refreshes: the wall goes on from the screen it showed
+    kind: str
+    event: Event
+    title: str = ""
+    content: Any = None  # a BracketSection, a RoundPairings with its table, a StandingsTable
+    progress: Any = None
+
+
+def tournament_wall(*, tournament: Tournament) -> list[Screen]:
+    screens: list[Screen] = []
+    for event in tournament_events(tournament=tournament).select_related("tournament"):
+        if not event.drawn:
+            continue
+        entries = list(event_entries(event=event))
+        matches = list(event_matches(event=event))
+        knockout = event_knockout(event=event, entries=entries, matches=matches)
+        progress = event_progress(event=event, matches=matches, knockout=knockout)
+        if knockout is not None:
+            sections = event_bracket_sections(event=event, knockout=knockout)
+            live = [s for s in sections if _in_play(s)] or sections[-1:]
+            screens += [
+                Screen(f"{event.pk}-bracket-{i}", "bracket", event, str(s.title), s, progress)
+                for i, s in enumerate(live)
+            ]
+            continue
+        rounds = event_rounds(event=event, entries=entries, matches=matches)
+        if rounds:
+            current = next((r for r in rounds if r.number == progress.round), rounds[-1])
+            table = PairingTable(current.matches, exclude=("reason", "match"), orderable=False)
+            screens.append(
+                Screen(f"{event.pk}-pairings", "pairings", event, "", (current, table), progress)
+            )
+        rows = event_standings(event=event, entries=entries, matches=matches)
+        if rows:
+            table = standings_table(rows, swiss=event.format == Event.Format.SWISS)
+            table.orderable = False
+            screens.append(Screen(f"{event.pk}-standings", "standings", event, "", table, progress))
+    return screens
+
+
+def _in_play(section) -> bool:
+    """A section with a match still to be decided, or still to be made (its players to come);
+    a bye is no match."""
+    return any(
+        (box.match is None or not box.match.decided) and not any(li.bye for li in box.lines)
+        for column in section.columns
+        for box in column.boxes
+    )
