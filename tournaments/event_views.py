@@ -29,6 +29,7 @@ from .forms import (
     EventForm,
     LateEntryForm,
     LateRoundsForm,
+    OpenEntryForm,
     TableMoveForm,
     TablesForm,
     TournamentEditForm,
@@ -45,6 +46,7 @@ from .selectors import (
     event_progress,
     event_rounds,
     event_standings,
+    tournament_entry_requests,
     tournament_list,
     tournament_overview,
 )
@@ -135,6 +137,10 @@ def tournament(request, pk: int):
             if directing
             else None,
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
+            "open_entry_form": OpenEntryForm(initial={"allowed": found.open_entry})
+            if directing
+            else None,
+            "entry_requests": tournament_entry_requests(tournament=found) if directing else [],
         },
     )
 

@@ -204,3 +204,10 @@ class LateRoundsForm(forms.Form):
         label=_("In a Swiss, the rounds a late arrival missed count"),
         choices=Tournament.LateRounds.choices,
     )
+
+
+class OpenEntryForm(forms.Form):
+    allowed = forms.BooleanField(
+        label=_("Players signed in may ask to enter the events (you approve each)"),
+        required=False,
+    )
