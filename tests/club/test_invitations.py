@@ -109,9 +109,7 @@ def test_an_unknown_token_is_refused(anna):
 def test_the_database_keeps_one_open_invitation_a_player(anna, director):
     invitation = invitation_issue(player=anna, user=director)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Invitation.objects.create(
-            player=anna, token="another", expires_at=invitation.expires_at
-        )
+        Invitation.objects.create(player=anna, token="another", expires_at=invitation.expires_at)
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -245,9 +243,7 @@ def test_each_step_reads_as_a_sentence_in_english_and_italian(anna, director):
 # --- the pages --------------------------------------------------------------------------------
 
 
-def test_the_link_makes_the_account_signs_in_and_lands_on_the_player_s_page(
-    client, anna, director
-):
+def test_the_link_makes_the_account_signs_in_and_lands_on_the_player_s_page(client, anna, director):
     invitation = invitation_issue(player=anna, user=director)
     page = client.get(reverse("invitation", args=[invitation.token]))
     assert page.status_code == 200 and "This link is for Anna Rossi" in page.content.decode()
@@ -316,9 +312,10 @@ def test_a_signed_in_account_linked_elsewhere_is_refused_on_the_page(
 def test_a_signed_in_account_is_linked_with_one_button(client, anna, director, member):
     invitation = invitation_issue(player=anna, user=director)
     client.force_login(member)
-    assert "Link my account member to Anna Rossi" in client.get(
-        reverse("invitation", args=[invitation.token])
-    ).content.decode()
+    assert (
+        "Link my account member to Anna Rossi"
+        in client.get(reverse("invitation", args=[invitation.token])).content.decode()
+    )
     done = client.post(reverse("invitation", args=[invitation.token]))
     assert done.status_code == 302 and Player.objects.get(pk=anna.pk).user == member
 

@@ -57,13 +57,17 @@ def anna_client(client, player_user, linked):
 # --- checking in ------------------------------------------------------------------------------
 
 
-def test_a_player_checks_themselves_in_audited_as_done_by_them(linked, player_user, event, director):
+def test_a_player_checks_themselves_in_audited_as_done_by_them(
+    linked, player_user, event, director
+):
     entry = entry_register(event=event, player=linked, user=director)
     entry_check_in(entry=entry, user=player_user)
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.CHECKED_IN
     change = audit_for_tournament(tournament_id=event.tournament_id).get(code="entry.checked_in")
     assert change.user == player_user
-    assert audit_sentence(change) == "Anna Rossi checked in for Main themselves (signed in as anna)."
+    assert (
+        audit_sentence(change) == "Anna Rossi checked in for Main themselves (signed in as anna)."
+    )
     with translation.override("it"):
         assert "%(" not in audit_sentence(change)
 
@@ -80,7 +84,9 @@ def test_a_player_is_told_check_in_is_over_after_the_draw(
 ):
     entry = entry_register(event=event, player=linked, user=director)
     for other in field(3):
-        entry_check_in(entry=entry_register(event=event, player=other, user=director), user=director)
+        entry_check_in(
+            entry=entry_register(event=event, player=other, user=director), user=director
+        )
     entry_check_in(entry=entry, user=director)  # one more needed to draw four
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.REGISTERED)
     event_draw(event=event, seed=1, user=director)
@@ -129,7 +135,9 @@ def test_a_visitor_who_scans_the_code_is_asked_to_sign_in_first(client, event):
 def test_the_check_in_page_says_when_it_is_too_late(anna_client, linked, event, field, director):
     entry = entry_register(event=event, player=linked, user=director)
     for other in field(3):
-        entry_check_in(entry=entry_register(event=event, player=other, user=director), user=director)
+        entry_check_in(
+            entry=entry_register(event=event, player=other, user=director), user=director
+        )
     entry_check_in(entry=entry, user=director)
     event_draw(event=event, seed=1, user=director)
     Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.REGISTERED)
