@@ -383,17 +383,17 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
 
     from matches.services import match_result_clear, match_retire, match_walkover
     from tournaments.services import (
+        entry_check_in,
         entry_check_in_undo,
         entry_late_add,
         entry_reinstate,
+        entry_request_decide,
         entry_substitute,
         entry_withdraw,
         event_check_in_all,
         event_draw_undo,
         event_pair_next_round,
         event_redraw,
-        entry_check_in,
-        entry_request_decide,
         tournament_late_rounds_set,
         tournament_open_entry_set,
     )

@@ -139,13 +139,13 @@ def test_an_account_linked_to_another_player_is_refused(anna, bruno, director, m
 
 def test_a_signed_in_account_is_linked(anna, director, member):
     invitation = invitation_issue(player=anna, user=director)
-    player, account = invitation_accept(token=invitation.token, user=member)
+    _player, account = invitation_accept(token=invitation.token, user=member)
     assert account == member and Player.objects.get(pk=anna.pk).user == member
 
 
 def test_the_password_validators_refuse_a_weak_password(anna, director):
     invitation = invitation_issue(player=anna, user=director)
-    with pytest.raises(ValidationError, match="too short|too common"):
+    with pytest.raises(ValidationError, match=r"too short|too common"):
         accept(invitation, password="1234")
     assert Invitation.objects.get(pk=invitation.pk).state == "open"  # nothing used up
 
