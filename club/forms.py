@@ -169,6 +169,12 @@ class AccountForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = _(
+            "What you sign in with: letters, digits and @ . + - _ only."
+        )
+
 
 class SignUpForm(AccountForm):
     """A visitor who asks to enter a tournament makes an account and becomes a player."""
@@ -177,3 +183,5 @@ class SignUpForm(AccountForm):
     club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
     email = forms.EmailField(label=gettext_lazy("Email"), required=False)
     phone = forms.CharField(label=gettext_lazy("Phone"), max_length=40, required=False)
+
+    field_order = ["name", "club", "email", "phone", "username", "password1", "password2"]

@@ -60,7 +60,7 @@ def _entry_change(entry: AuditEntry, who: str) -> str:
         "entry.reinstated": _("%(who)s reinstated %(player)s in %(event)s."),
     }
     if entry.code == "entry.checked_in" and entry.params.get("own"):
-        return _("%(player)s checked in for %(event)s themselves (signed in as %(who)s).") % {
+        return _("%(who)s checked themselves in for %(event)s as %(player)s.") % {
             "who": who,
             **entry.params,
         }
@@ -75,7 +75,7 @@ def _open_entry(entry: AuditEntry, who: str) -> str:
 
 def _entry_request(entry: AuditEntry, who: str) -> str:
     templates = {
-        "entry_request.asked": _("%(who)s asked to enter %(player)s in %(event)s."),
+        "entry_request.asked": _("%(who)s asked to enter %(event)s as %(player)s."),
         "entry_request.approved": _(
             "%(who)s approved the request of %(player)s to enter %(event)s."
         ),
