@@ -1,8 +1,12 @@
-"""Template context: what the visitor may create (the "New ..." buttons), once a request."""
+"""Template context: what the visitor may create (the "New ..." buttons) and whether they are
+a player (the header's link to their own page), in one query a request."""
 
-from .policy import can_create
+from .policy import header_standing
 
 
 def permissions(request):
     user = getattr(request, "user", None)
-    return {"may_create": can_create(user) if user is not None else False}
+    if user is None:
+        return {"may_create": False, "my_player_id": None}
+    may_create, player_id = header_standing(user)
+    return {"may_create": may_create, "my_player_id": player_id}

@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -152,3 +153,35 @@ def import_line_said(line: ImportLine) -> str:
             "limit": line.params["limit"],
         }
     return _("left out")
+
+
+class ProfileForm(forms.ModelForm):
+    """What a player changes of their own record: name, club, email and phone."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "club", "email", "phone"]
+
+
+class AccountForm(UserCreationForm):
+    """A new sign-in: a user name and a password twice, checked by the site's validators."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = _(
+            "What you sign in with: letters, digits and @ . + - _ only."
+        )
+
+
+class SignUpForm(AccountForm):
+    """A visitor who asks to enter a tournament makes an account and becomes a player."""
+
+    name = forms.CharField(label=gettext_lazy("Your name"), max_length=120)
+    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    email = forms.EmailField(label=gettext_lazy("Email"), required=False)
+    phone = forms.CharField(label=gettext_lazy("Phone"), max_length=40, required=False)
+
+    field_order = ["name", "club", "email", "phone", "username", "password1", "password2"]

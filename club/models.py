@@ -64,6 +64,68 @@ class Player(models.Model):
         return reverse("player", args=[self.pk])
 
 
+class Invitation(models.Model):
+    """A personal link that lets one player make (or link) their own account.
+
+    The token is random and unguessable; the link works once, until it expires, unless
+    the director revokes it. A player has at most one invitation open at a time: issuing
+    a new one revokes the old (see :func:`club.services.invitation_issue`).
+    """
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("player")
+    )
+    token = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("issued"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=models.Q(used_at__isnull=True, revoked_at__isnull=True),
+                name="invitation_one_open_a_player",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(used_at__isnull=True) | models.Q(revoked_at__isnull=True),
+                name="invitation_used_or_revoked_not_both",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(expires_at__gt=models.F("created_at")),
+                name="invitation_expires_after_issue",
+            ),
+            models.CheckConstraint(condition=~models.Q(token=""), name="invitation_has_a_token"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.created_at:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("invitation", args=[self.token])
+
+    @property
+    def state(self) -> str:
+        """open, used, revoked or expired (the refusal a visitor of the link reads)."""
+        if self.used_at is not None:
+            return "used"
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "open"
+
+
 class AuditEntryIsPermanent(RuntimeError):
     """An attempt to edit or delete an audit entry: the trail is append-only."""
 

@@ -8,9 +8,12 @@ entry, so a view that forgets cannot write. The answers:
   matches, and no one else does (a director of another tournament reads);
 - a match outside any tournament, a new tournament and the players' register
   belong to the ``Directors`` group;
-- a player whose account is linked acts on the board for their own side only, and, where
-  the tournament lets the players report results, reports their match's result and confirms
-  or disputes the opponent's report.
+- a player whose account is linked acts on the board for their own side only, changes
+  their own name, club, email and phone, checks themselves in while check-in is open,
+  asks to enter a tournament's events when its directors let players ask, and, where the
+  tournament lets the players report results, reports their match's result and confirms
+  or disputes the opponent's report;
+- a player's invitation is issued or revoked by those who keep the register.
 
 This app sits below matches and tournaments, so it does not know where a match
 is played: the tournaments app registers a :func:`register_match_scope` finder
@@ -25,8 +28,11 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 
 
 class _System:
@@ -122,6 +128,24 @@ def can_change_match(user: Any, match: Any) -> bool:
     return user.pk in scope.directors
 
 
+def header_standing(user: Any) -> tuple[bool, int | None]:
+    """For every page's header, in one query: may the user create (:func:`can_create`), and
+    the id of the player linked to their account (None: not a player)."""
+    if not _person(user):
+        return user is SYSTEM, None
+    grouped = Group.objects.filter(user=OuterRef("pk"), name=settings.DIRECTORS_GROUP)
+    row = (
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .annotate(grouped=Exists(grouped))
+        .values_list("grouped", "player__id")
+        .first()
+    )
+    if row is None:
+        return _staff(user), None
+    return _staff(user) or row[0], row[1]
+
+
 def can_create(user: Any) -> bool:
     """May register players, create a tournament or a match outside any tournament."""
     return user is SYSTEM or in_directors_group(user)
@@ -170,6 +194,58 @@ def can_type_dice(user: Any, match: Any) -> bool:
         return True
     allowed = match.physical_dice or match_scope(match).physical_dice
     return allowed and bool(board_sides(user, match))
+
+
+# --- players acting for themselves --------------------------------------------------------
+
+# what a player may change of their own record (the rating, the country and the account
+# link stay with the directors)
+PLAYER_OWN_FIELDS = frozenset({"name", "club", "email", "phone"})
+
+
+def own_player(user: Any) -> Any:
+    """The player linked to this account, or None."""
+    if not _person(user):
+        return None
+    try:
+        return user.player
+    except AttributeError:  # no player linked (the reverse one-to-one raises a subclass)
+        return None
+
+
+def player_fields_allowed(user: Any, player: Any) -> frozenset[str]:
+    """The details of ``player`` this user may change (``account``: the sign-in linked)."""
+    if can_create(user):
+        return frozenset({*PLAYER_OWN_FIELDS, "country", "account"})
+    if _person(user) and player.user_id is not None and player.user_id == user.pk:
+        return PLAYER_OWN_FIELDS
+    return frozenset()
+
+
+def can_invite(user: Any, player: Any) -> bool:
+    """May issue or revoke a player's invitation to make their own account."""
+    return can_create(user)
+
+
+def is_own_entry(user: Any, entry: Any) -> bool:
+    """The entry is the signed-in player's own."""
+    return _person(user) and entry.player.user_id is not None and entry.player.user_id == user.pk
+
+
+def can_check_in(user: Any, entry: Any) -> bool:
+    """May check this entry in: its tournament's directors, or the entered player themselves
+    while check-in is open (the event not drawn, the entry not withdrawn)."""
+    if can_direct(user, entry.event.tournament):
+        return True
+    if not is_own_entry(user, entry):
+        return False
+    return not entry.event.drawn and entry.status != "withdrawn"
+
+
+def can_ask_to_enter(user: Any, event: Any) -> bool:
+    """May ask to enter an event: a player signed in, while its tournament lets players ask
+    and the draw is not made (whether they are entered already is the service's refusal)."""
+    return own_player(user) is not None and event.tournament.open_entry and not event.drawn
 
 
 # --- refusals, for views and services ---------------------------------------------------

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from .audit import audit_sentences_register
@@ -78,7 +80,53 @@ def _dice(entry: AuditEntry, who: str) -> str:
     return _("%(who)s took back the players' entering of dice rolled at the table.") % {"who": who}
 
 
+def _date(value: Any) -> str:
+    try:
+        return date_format(datetime.date.fromisoformat(str(value)))
+    except ValueError:
+        return value_said(value)
+
+
+def _invitation_issued(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s issued an invitation link for %(name)s, valid until %(expires)s.") % {
+        "who": who,
+        "name": entry.params.get("name"),
+        "expires": _date(entry.params.get("expires")),
+    }
+
+
+def _invitation_revoked(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s withdrew the invitation link of %(name)s.") % {"who": who, **entry.params}
+
+
+def _invitation_accepted(entry: AuditEntry, who: str) -> str:
+    if entry.params.get("new"):
+        return _("%(who)s made an account with the invitation for %(name)s.") % {
+            "who": who,
+            **entry.params,
+        }
+    return _("%(who)s linked their account to the player %(name)s with an invitation.") % {
+        "who": who,
+        **entry.params,
+    }
+
+
+def _signed_up(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s made an account and registered as the player %(name)s.") % {
+        "who": who,
+        **entry.params,
+    }
+
+
 def register() -> None:
     audit_sentences_register(
-        {"player.created": _created, "player.changed": _changed, "dice.allowed": _dice}
+        {
+            "player.created": _created,
+            "player.changed": _changed,
+            "dice.allowed": _dice,
+            "invitation.issued": _invitation_issued,
+            "invitation.revoked": _invitation_revoked,
+            "invitation.accepted": _invitation_accepted,
+            "player.signed_up": _signed_up,
+        }
     )

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import datetime
+import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .audit import audit_record
 from .csvimport import Row
-from .models import Player
-from .policy import can_create, require
+from .models import Invitation, Player
+from .policy import (
+    SYSTEM,
+    can_create,
+    can_invite,
+    own_player,
+    player_fields_allowed,
+    require,
+)
 from .selectors import ImportLine, players_import_preview
 
 PLAYER_FIELDS = ("name", "club", "country", "email", "phone")
@@ -76,15 +89,21 @@ def players_import(*, rows: Iterable[Row], user: Any) -> list[ImportLine]:
 
 
 def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
-    """Change a player's details (``account``: the sign-in linked to them, or None)."""
-    require(can_create(user))
+    """Change a player's details (``account``: the sign-in linked to them, or None).
+
+    The register's keepers change everything; a player signed in changes their own name,
+    club, email and phone, and nothing else (:func:`club.policy.player_fields_allowed`)."""
     unknown = set(changes) - {*PLAYER_FIELDS, "account"}
     if unknown:
         raise TypeError(f"not a player's detail: {', '.join(sorted(unknown))}")
+    require(can_create(user) or own_player(user) is not None)
     with transaction.atomic():
         locked = (
             Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
         )
+        allowed = player_fields_allowed(user, locked)  # asked of the record as it is now
+        if not allowed or not set(changes) <= allowed:
+            raise PermissionDenied
         before = _facts(locked)
         for field in PLAYER_FIELDS:
             if field in changes:
@@ -107,3 +126,213 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
                 after={k: v for k, v in after.items() if before[k] != v},
             )
     return locked
+
+
+# --- invitations: a player makes their own account -------------------------------------
+
+INVITATION_DAYS = 14  # how long a link works, unless settings.INVITATION_DAYS says otherwise
+
+
+def _invitation_days() -> int:
+    return int(getattr(settings, "INVITATION_DAYS", INVITATION_DAYS))
+
+
+def _refuse_linked(player: Player) -> None:
+    if player.user_id is not None:
+        raise ValidationError(
+            _("%(name)s already has an account: they sign in with it.") % {"name": player.name},
+            code="player_linked",
+        )
+
+
+def _issue(player: Player, user: Any) -> Invitation:
+    """A new open invitation for a player (any open one revoked first), audited."""
+    now = timezone.now()
+    for old in Invitation.objects.select_for_update().filter(
+        player=player, used_at__isnull=True, revoked_at__isnull=True
+    ):
+        old.revoked_at = now
+        old.save(update_fields=["revoked_at"])
+    invitation = Invitation.objects.create(
+        player=player,
+        token=secrets.token_urlsafe(32),
+        created_at=now,
+        expires_at=now + datetime.timedelta(days=_invitation_days()),
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    audit_record(
+        user=user,
+        code="invitation.issued",
+        subject=player,
+        params={"name": player.name, "expires": invitation.expires_at.date().isoformat()},
+    )
+    return invitation
+
+
+def invitation_issue(*, player: Player, user: Any) -> Invitation:
+    """A personal link for the player to make their own account; issuing again revokes the
+    link given before (a lost card, a link sent to the wrong person)."""
+    require(can_invite(user, player))
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        _refuse_linked(locked)
+        return _issue(locked, user)
+
+
+def invitations_issue(*, players: Iterable[Player], user: Any) -> list[Invitation]:
+    """An invitation for each player who has neither an account nor a link still open."""
+    issued = []
+    with transaction.atomic():
+        for player in players:
+            require(can_invite(user, player))
+            locked = Player.objects.select_for_update().get(pk=player.pk)
+            open_one = Invitation.objects.filter(
+                player=locked,
+                used_at__isnull=True,
+                revoked_at__isnull=True,
+                expires_at__gt=timezone.now(),
+            ).exists()
+            if locked.user_id is None and not open_one:
+                issued.append(_issue(locked, user))
+    return issued
+
+
+def invitation_revoke(*, invitation: Invitation, user: Any) -> Invitation:
+    """The link stops working (used links stay as they were)."""
+    require(can_invite(user, invitation.player))
+    with transaction.atomic():
+        locked = (
+            Invitation.objects.select_for_update().select_related("player").get(pk=invitation.pk)
+        )
+        if locked.used_at is not None or locked.revoked_at is not None:
+            return locked
+        locked.revoked_at = timezone.now()
+        locked.save(update_fields=["revoked_at"])
+        audit_record(
+            user=user,
+            code="invitation.revoked",
+            subject=locked.player,
+            params={"name": locked.player.name},
+        )
+    return locked
+
+
+def invitation_refusal(invitation: Invitation | None) -> ValidationError | None:
+    """Why this link no longer works, in plain words (None: it works)."""
+    state = "unknown" if invitation is None else invitation.state
+    said = {
+        "unknown": _("This invitation link is not one of ours: check it, or ask the director."),
+        "used": _("This invitation has been used already: sign in with the account it made."),
+        "revoked": _("This invitation was withdrawn by the director: ask them for a new one."),
+        "expired": _("This invitation has expired: ask the director for a new one."),
+    }
+    if state == "open":
+        return None
+    return ValidationError(said[state], code=state)
+
+
+def _account_new(*, username: str, password: str, email: str = "") -> Any:
+    """A new sign-in, its password checked by the site's password validators."""
+    model = get_user_model()
+    username = model.normalize_username(username.strip())
+    if not username:
+        raise ValidationError(_("Choose a user name."), code="username")
+    candidate = model(username=username, email=email)
+    validate_password(password, candidate)
+    if model.objects.filter(username__iexact=username).exists():
+        raise ValidationError(
+            _("The user name %(username)s is taken: choose another.") % {"username": username},
+            code="username_taken",
+        )
+    candidate.set_password(password)
+    try:
+        with transaction.atomic():
+            candidate.save()
+    except IntegrityError:  # taken meanwhile
+        raise ValidationError(
+            _("The user name %(username)s is taken: choose another.") % {"username": username},
+            code="username_taken",
+        ) from None
+    return candidate
+
+
+def invitation_accept(
+    *, token: str, user: Any, username: str = "", password: str = ""
+) -> tuple[Player, Any]:
+    """Use an invitation: a visitor makes a new account (``username``, ``password``), or a
+    signed-in account is linked to the player. Returns the player and the account, for the
+    view to sign in. Refused in plain words: a link expired, used or revoked, an account
+    already linked to another player, a player already linked to an account."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update(of=("self",))
+            .select_related("player")
+            .filter(token=token)
+            .first()
+        )
+        refusal = invitation_refusal(invitation)
+        if refusal is not None:
+            raise refusal
+        player = Player.objects.select_for_update().get(pk=invitation.player_id)
+        _refuse_linked(player)
+        created = not getattr(user, "is_authenticated", False)
+        if created:
+            account = _account_new(username=username, password=password, email=player.email)
+        else:
+            account = user
+            mine = own_player(account)
+            if mine is not None:
+                raise ValidationError(
+                    _(
+                        "Your account is already linked to the player %(name)s: sign out, "
+                        "then open the link again to make a new account."
+                    )
+                    % {"name": mine.name},
+                    code="account_linked",
+                )
+        player.user = account
+        player.save(update_fields=["user"])
+        invitation.used_at = timezone.now()
+        invitation.used_by = account
+        invitation.save(update_fields=["used_at", "used_by"])
+        audit_record(
+            user=account,
+            code="invitation.accepted",
+            subject=player,
+            params={"name": player.name, "account": account.get_username(), "new": created},
+            before={"account": ""},
+            after={"account": account.get_username()},
+        )
+    return player, account
+
+
+def player_sign_up(
+    *,
+    username: str,
+    password: str,
+    name: str,
+    club: str = "",
+    email: str = "",
+    phone: str = "",
+    user: Any,
+) -> tuple[Player, Any]:
+    """A visitor makes an account and registers as a player in one step, audited as done by
+    the new account. The caller decides why a visitor may (a tournament that lets players
+    ask to enter: :func:`tournaments.services.entry_request_sign_up`); someone signed in
+    already has an account and is refused."""
+    require(user is SYSTEM or not getattr(user, "is_authenticated", False))
+    if not name.strip():
+        raise ValidationError(_("A player needs a name."))
+    with transaction.atomic():
+        account = _account_new(username=username, password=password, email=email)
+        player = Player.objects.create(
+            name=name.strip(), club=club.strip(), email=email, phone=phone, user=account
+        )
+        audit_record(
+            user=account,
+            code="player.signed_up",
+            subject=player,
+            params={"name": player.name, "account": account.get_username()},
+            after=_facts(player),
+        )
+    return player, account

@@ -37,6 +37,8 @@ WORDLESS = {
 # books' names, file and rating names (see GLOSSARY.md). Any other English word left in the
 # Italian is a word left untranslated. NAMES: the samples' own names, and IDs kept as they are.
 SHARED_WORDS = {
+    "account",  # Italian says account and link (Django's own Italian does too)
+    "link",
     "backgammon",
     "bar",
     "beaver",
@@ -385,6 +387,52 @@ AUDIT_SAMPLES = [
     ("late_rounds.set", {"count_as": "bye"}, {"late_rounds": "loss"}, {"late_rounds": "bye"}),
     ("late_rounds.set", {"count_as": "loss"}, {"late_rounds": "bye"}, {"late_rounds": "loss"}),
     ("tables.set", {"count": 12}, {"tables": None}, {"tables": 12}),
+    ("invitation.issued", {"name": "Anna Rossi", "expires": "2026-12-27"}, None, None),
+    ("invitation.revoked", {"name": "Anna Rossi"}, None, None),
+    (
+        "invitation.accepted",
+        {"name": "Anna Rossi", "account": "anna", "new": True},
+        {"account": ""},
+        {"account": "anna"},
+    ),
+    (
+        "invitation.accepted",
+        {"name": "Anna Rossi", "account": "anna", "new": False},
+        {"account": ""},
+        {"account": "anna"},
+    ),
+    (
+        "player.signed_up",
+        {"name": "Carla Verdi", "account": "carla"},
+        None,
+        {"name": "Carla Verdi", "club": "", "country": "", "email": "", "phone": ""},
+    ),
+    ("open_entry.set", {"allowed": True}, None, None),
+    ("open_entry.set", {"allowed": False}, None, None),
+    (
+        "entry_request.asked",
+        {"player": "Anna Rossi", "event": "Principale"},
+        None,
+        {"status": "pending"},
+    ),
+    (
+        "entry_request.approved",
+        {"player": "Anna Rossi", "event": "Principale"},
+        None,
+        {"status": "approved"},
+    ),
+    (
+        "entry_request.declined",
+        {"player": "Anna Rossi", "event": "Principale"},
+        None,
+        {"status": "declined"},
+    ),
+    (
+        "entry.checked_in",
+        {"player": "Anna Rossi", "event": "Principale", "own": True},
+        {"status": "registered"},
+        {"status": "checked_in"},
+    ),
     ("tables.set", {"count": 0}, {"tables": 12}, {"tables": None}),
     ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 7}, None, None),
     ("table.moved", {"a": "Anna Rossi", "b": "Carla Verdi", "table": 4, "before": 0}, None, None),

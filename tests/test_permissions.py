@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from club.models import AuditEntry, Player
+from club.models import AuditEntry, Invitation, Player
 from club.policy import SYSTEM
+from club.services import invitation_issue, invitation_revoke, player_update
 from matches.models import (
     BoardAction,
     BoardGame,
@@ -25,7 +26,17 @@ from matches.models import (
     ResultReport,
 )
 from matches.services import game_record
-from tournaments.models import Announcement, Bye, Entry, Event, Place, Round, Table, Tournament
+from tournaments.models import (
+    Announcement,
+    Bye,
+    Entry,
+    EntryRequest,
+    Event,
+    Place,
+    Round,
+    Table,
+    Tournament,
+)
 from tournaments.services import event_draw, tournament_create
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +67,9 @@ ATTEMPTS = {
     "decide": "1",
     "player": "1",
     "count_as": "bye",
+    "username": "intruder",
+    "password1": "tavola-reale-42",
+    "password2": "tavola-reale-42",
     "confirm": "1",  # past the confirmation pages: the change itself is attempted
 }
 # creating or changing a player, a match outside any tournament or a tournament is not a
@@ -68,11 +82,22 @@ CREATING = {
     "matches/new/",
     "tournaments/new/",
     "tournaments/import/",
+    "players/<int:pk>/invitation/",  # invitations belong to the players' register
 }
 # pages that only read, but only for the tournament's directors (and staff): marked as the
 # changes are (sign_in_required), so the walk refuses them to everyone else
-DIRECTORS_READ = {"tournaments/<int:pk>/export/", "tournaments/<int:pk>/dashboard/"}
-# pages about the signed-in visitor themselves (their matches, their emails): anyone signed in
+DIRECTORS_READ = {
+    "tournaments/<int:pk>/export/",
+    "tournaments/<int:pk>/dashboard/",
+    "tournaments/<int:pk>/invitations/",
+    "tournaments/<int:pk>/check-in/poster/",
+}
+# a player's own pages, signed in: someone who is not a player reads that their account is
+# not linked to one (200) and changes nothing; a player's own changes are walked below
+PLAYERS_OWN = {"me/", "me/profile/", "tournaments/<int:pk>/here/"}
+# open to everyone: a link that no longer works is Gone (the walk's invitation is withdrawn)
+GONE = {"invitations/<str:token>/"}
+# pages about the signed-in visitor's matches (their reports, their emails): anyone signed in
 # reaches their own, and a visitor whose account is linked to no player is told so
 OWN = {"matches/mine/", "matches/mine/emails/"}
 
@@ -105,6 +130,8 @@ def fill(route, ours):
         pk = ours["event"].pk
     elif route.startswith("entries/"):
         pk = ours["event"].entries.first().pk
+    elif route.startswith("entry-requests/"):
+        pk = ours["request"].pk
     else:
         pk = ours["match"].pk
     number = 1
@@ -114,11 +141,14 @@ def fill(route, ours):
         number = ours["announcement"].pk
     elif "board/<int:number>" in route:
         number = ours["board"].number
+    route = route.replace("<str:token>", ours["token"])
     path = route.replace("<int:pk>", str(pk)).replace("<int:number>", str(number))
     return "/" + api + path
 
 
 MODELS = (
+    Invitation,
+    EntryRequest,
     Player,
     Match,
     Game,
@@ -155,6 +185,10 @@ def snapshot():
         list(Table.objects.order_by("pk").values_list("number", "match")),
         list(BoardGame.objects.order_by("pk").values_list("version", "pending")),
         list(Announcement.objects.order_by("pk").values_list("withdrawn_at", "text")),
+        list(Player.objects.order_by("pk").values_list("name", "club", "email", "phone", "user")),
+        list(Invitation.objects.order_by("pk").values_list("used_at", "revoked_at")),
+        list(EntryRequest.objects.order_by("pk").values_list("status")),
+        list(Tournament.objects.order_by("pk").values_list("open_entry")),
     ]
 
 
@@ -180,6 +214,11 @@ def ours(event_with, director):
     from tournaments.announcements import announcement_post
 
     notice = announcement_post(tournament=event.tournament, text="Dinner at 8", user=director)
+    swiss = Event.objects.get(tournament=event.tournament, format=Event.Format.SWISS)
+    outsider = Player.objects.create(name="Asking Player")
+    asked = EntryRequest.objects.create(event=swiss, player=outsider)
+    withdrawn = invitation_issue(player=outsider, user=director)
+    invitation_revoke(invitation=withdrawn, user=director)
     return {
         "announcement": notice,
         "tournament": event.tournament,
@@ -189,6 +228,8 @@ def ours(event_with, director):
         "dispute": dispute,
         "board": board,
         "other match": Match.objects.filter(place__event=event).order_by("pk").last(),
+        "request": asked,
+        "token": withdrawn.token,
     }
 
 
@@ -229,7 +270,9 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
         for method in (client.get, client.post):
             response = method(path, ATTEMPTS)
             walked += 1
-            if not changes:
+            if route in GONE:
+                assert response.status_code == 410, (path, response.status_code)
+            elif not changes:
                 assert response.status_code in (200, 405), (path, response.status_code)
             elif who == "anonymous":
                 changing += 1
@@ -237,6 +280,9 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
                 assert reverse("login") in response["Location"], path
             elif route in OWN:
                 assert response.status_code in (200, 405), (path, response.status_code)
+            elif route in PLAYERS_OWN:
+                assert response.status_code in (200, 405), (path, response.status_code)
+                assert "not linked to a player" in response.content.decode(), path
             else:
                 changing += 1
                 assert response.status_code in (403, 405), (path, response.status_code)
@@ -267,6 +313,48 @@ def test_every_role_reads_the_same_public_data_from_the_api(
         p for p, s in answers.items() if len(s) > 1
     ]
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("who", ["player", "player of another"])
+def test_a_player_changes_nothing_of_the_tournament_nor_of_anyone_else(
+    client, django_user_model, director, ours, who
+):
+    """A player entered in this tournament (in its Swiss: the walk's matches are not theirs,
+    and their own side on the board is tested with the board) and a player of no tournament:
+    refused every director's change; their own pages answer them, and their own check-in
+    and details are tested with the player's pages (tests/tournaments)."""
+    account = django_user_model.objects.create_user("pl", password="pw-player-1")
+    if who == "player":
+        swiss = Event.objects.get(tournament=ours["tournament"], format=Event.Format.SWISS)
+        player = swiss.entries.first().player
+    else:
+        player = Player.objects.create(name="Someone Else")
+    player_update(player=player, account=account, user=director)
+    client.force_login(account)
+    before = snapshot()
+    walked = refused = 0
+    for route, pattern in site_patterns():
+        changes = getattr(pattern.callback, "changes", False)
+        path = fill(route, ours)
+        for method in (client.get, client.post):
+            if route == "me/profile/" and method == client.post:
+                continue  # their own record: they may change it (tests/tournaments)
+            response = method(path, ATTEMPTS)
+            walked += 1
+            status = response.status_code
+            if route in GONE:
+                assert status == 410, path
+            elif not changes:
+                assert status in (200, 405), (path, status)
+            elif route in PLAYERS_OWN:
+                # the check-in page without an entry of theirs posted: not found, or refused
+                assert status in (200, 302, 403, 404, 405), (path, status)
+            else:
+                refused += 1
+                assert status in (403, 405), (path, status)
+    assert walked >= 60 and refused >= 30
+    assert snapshot() == before
+    assert client.get("/me/").status_code == 200
 
 
 @pytest.mark.parametrize("who", ["director", "staff"])
@@ -351,9 +439,11 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
 
     from matches.services import match_result_clear, match_retire, match_walkover
     from tournaments.services import (
+        entry_check_in,
         entry_check_in_undo,
         entry_late_add,
         entry_reinstate,
+        entry_request_decide,
         entry_substitute,
         entry_withdraw,
         event_check_in_all,
@@ -361,6 +451,7 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
         event_pair_next_round,
         event_redraw,
         tournament_late_rounds_set,
+        tournament_open_entry_set,
     )
 
     match, event = ours["match"], ours["event"]
@@ -383,6 +474,12 @@ def test_the_services_ask_the_policy_again(ours, other_director, member):
             entry_late_add(event=event, player=Player.objects.last(), user=user)
         with pytest.raises(PermissionDenied):
             tournament_late_rounds_set(tournament=event.tournament, count_as="bye", user=user)
+        with pytest.raises(PermissionDenied):
+            tournament_open_entry_set(tournament=event.tournament, allowed=True, user=user)
+        with pytest.raises(PermissionDenied):
+            entry_request_decide(request=ours["request"], approve=True, user=user)
+        with pytest.raises(PermissionDenied):
+            entry_check_in(entry=event.entries.first(), user=user)
         entry = event.entries.first()
         for undo, target in (
             (match_result_clear, {"match": match}),

@@ -59,6 +59,30 @@ def _entry_change(entry: AuditEntry, who: str) -> str:
         "entry.check_in_undone": _("%(who)s undid the check-in of %(player)s for %(event)s."),
         "entry.reinstated": _("%(who)s reinstated %(player)s in %(event)s."),
     }
+    if entry.code == "entry.checked_in" and entry.params.get("own"):
+        return _("%(who)s checked themselves in for %(event)s as %(player)s.") % {
+            "who": who,
+            **entry.params,
+        }
+    return templates[entry.code] % {"who": who, **entry.params}
+
+
+def _open_entry(entry: AuditEntry, who: str) -> str:
+    if entry.params.get("allowed"):
+        return _("%(who)s let players ask to enter the events.") % {"who": who}
+    return _("%(who)s stopped taking players' requests to enter.") % {"who": who}
+
+
+def _entry_request(entry: AuditEntry, who: str) -> str:
+    templates = {
+        "entry_request.asked": _("%(who)s asked to enter %(event)s as %(player)s."),
+        "entry_request.approved": _(
+            "%(who)s approved the request of %(player)s to enter %(event)s."
+        ),
+        "entry_request.declined": _(
+            "%(who)s declined the request of %(player)s to enter %(event)s."
+        ),
+    }
     return templates[entry.code] % {"who": who, **entry.params}
 
 
@@ -268,6 +292,10 @@ def register() -> None:
             "entry.late": _late_entry,
             "late_rounds.set": _late_rounds,
             "reports.set": _reports_set,
+            "open_entry.set": _open_entry,
+            "entry_request.asked": _entry_request,
+            "entry_request.approved": _entry_request,
+            "entry_request.declined": _entry_request,
             "entry.substituted": _say(
                 gettext_noop(
                     "%(who)s put %(player)s in the place of %(gone)s, who withdrew from %(event)s."

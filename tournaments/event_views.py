@@ -31,6 +31,7 @@ from .forms import (
     EventForm,
     LateEntryForm,
     LateRoundsForm,
+    OpenEntryForm,
     ReportsForm,
     TableMoveForm,
     TablesForm,
@@ -49,6 +50,7 @@ from .selectors import (
     event_progress,
     event_rounds,
     event_standings,
+    tournament_entry_requests,
     tournament_list,
     tournament_overview,
 )
@@ -151,6 +153,10 @@ def tournament(request, pk: int):
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
             "announcements": list(announcements_shown(tournament=found)),
             "announcement_form": AnnouncementForm() if directing else None,
+            "open_entry_form": OpenEntryForm(initial={"allowed": found.open_entry})
+            if directing
+            else None,
+            "entry_requests": tournament_entry_requests(tournament=found) if directing else [],
         },
     )
 

@@ -239,3 +239,10 @@ class AnnouncementForm(forms.Form):
         required=False,
         help_text=_("Empty: until you withdraw it."),
     )
+
+
+class OpenEntryForm(forms.Form):
+    allowed = forms.BooleanField(
+        label=_("Players signed in may ask to enter the events (you approve each)"),
+        required=False,
+    )

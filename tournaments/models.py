@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Player
@@ -39,6 +40,9 @@ class Tournament(models.Model):
         blank=True,
         help_text=_("tables in the playing room, numbered from 1; empty: matches get no table"),
     )
+
+    # players signed in may ask to enter its events; a director approves or declines
+    open_entry = models.BooleanField(_("players may ask to enter"), default=False)
 
     class LateRounds(models.TextChoices):
         LOSS = "loss", _("as losses")
@@ -250,6 +254,53 @@ class Entry(models.Model):
     @property
     def pool_name(self) -> str:
         return "" if self.pool is None else chr(ord("A") + self.pool - 1)
+
+
+class EntryRequest(models.Model):
+    """A player asks to enter an event; a director approves (the entry is made) or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for the director")
+        APPROVED = "approved", _("approved")
+        DECLINED = "declined", _("declined")
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="entry_requests", verbose_name=_("event")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="entry_requests", verbose_name=_("player")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    asked_at = models.DateTimeField(_("asked"), default=timezone.now)
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "asked_at", "id"]
+        verbose_name = _("request to enter")
+        verbose_name_plural = _("requests to enter")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=models.Q(status="pending"),
+                name="entry_request_one_pending",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="pending", decided_at__isnull=True)
+                | (~models.Q(status="pending") & models.Q(decided_at__isnull=False)),
+                name="entry_request_decided_when_not_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} asks to enter {self.event.name}"
 
 
 class Bye(models.Model):

@@ -21,7 +21,7 @@ from club.policy import MatchScope
 from matches.models import Game, Match
 from matches.selectors import ScoreSheet, match_score_sheet
 
-from .models import Entry, Event, Place, RatingChange, Tournament
+from .models import Entry, EntryRequest, Event, Place, RatingChange, Tournament
 from .pairing.bracket import (
     PENDING,
     Bracket,
@@ -570,3 +570,120 @@ def tournament_overview(*, tournament: Tournament) -> list[EventSummary]:
             EventSummary(event, event_progress(event=event, matches=matches, knockout=knockout))
         )
     return summaries
+
+
+# --- a player's own page ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """One of the player's matches as they see it: who they play, where, and how it stands."""
+
+    match: Match
+    opponent: Player
+    score: tuple[int, int]  # the player's points first
+    won: bool | None  # None while not decided
+    table: int | None
+    event: Event | None
+    round: int | None
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    entry: Entry
+    check_in_open: bool  # the player may check in now, from their phone
+
+
+@dataclass(frozen=True)
+class PlayerHome:
+    player: Player
+    next_match: PlayerMatch | None
+    in_play: list[PlayerMatch]
+    results: list[PlayerMatch]
+    ratings: list[RatingChange]
+    entries: list[PlayerEntry]
+    requests: list[Any]
+
+    @property
+    def check_in(self) -> list[PlayerEntry]:
+        """The entries the player may check in now."""
+        return [item for item in self.entries if item.check_in_open]
+
+
+RESULTS_SHOWN = 20
+
+
+def _player_match(player: Player, match: Match) -> PlayerMatch:
+    sheet = match_score_sheet(match=match)
+    side = 0 if match.player_a_id == player.pk else 1
+    place = getattr(match, "place", None)
+    table = getattr(match, "table", None)
+    return PlayerMatch(
+        match=match,
+        opponent=match.player_b if side == 0 else match.player_a,
+        score=(sheet.score[side], sheet.score[1 - side]),
+        won=None if sheet.winner is None else sheet.winner == side,
+        table=table.number if table is not None else None,
+        event=place.event if place is not None else None,
+        round=place.round if place is not None else None,
+    )
+
+
+def player_home(*, player: Player) -> PlayerHome:
+    """What a player signed in looks for on their phone, in a fixed number of queries: their
+    next match, those in play, their last results and rating changes, their entries."""
+    matches = (
+        Match.objects.filter(Q(player_a=player) | Q(player_b=player))
+        .select_related("player_a", "player_b", "place__event__tournament", "table")
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+    )
+    waiting = [
+        _player_match(player, m)
+        for m in matches.filter(status=Match.Status.SCHEDULED).order_by(
+            "date", "place__round", "id"
+        )
+    ]
+    in_play = [
+        _player_match(player, m)
+        for m in matches.filter(status=Match.Status.IN_PLAY).order_by("date", "id")
+    ]
+    decided = matches.filter(status__in=(Match.Status.FINISHED, Match.Status.WALKOVER))
+    results = [
+        _player_match(player, m)
+        for m in decided.order_by("-date", "-finished_at", "-id")[:RESULTS_SHOWN]
+    ]
+    ratings = list(player_rating_history(player=player)[:RESULTS_SHOWN])
+    entries = [
+        PlayerEntry(
+            entry=entry,
+            check_in_open=entry.status == Entry.Status.REGISTERED and not entry.event.drawn,
+        )
+        for entry in Entry.objects.filter(player=player)
+        .select_related("event__tournament")
+        .order_by("-event__tournament__date", "event__tournament_id", "event_id")[:RESULTS_SHOWN]
+    ]
+    requests = list(
+        player.entry_requests.filter(status=EntryRequest.Status.PENDING).select_related(
+            "event__tournament"
+        )
+    )
+    return PlayerHome(
+        player=player,
+        next_match=waiting[0] if waiting else None,
+        in_play=in_play,
+        results=results,
+        ratings=ratings,
+        entries=entries,
+        requests=requests,
+    )
+
+
+def tournament_entry_requests(*, tournament: Tournament) -> QuerySet[EntryRequest]:
+    """The requests to enter waiting for a director's answer, oldest first."""
+    return (
+        EntryRequest.objects.filter(
+            event__tournament=tournament, status=EntryRequest.Status.PENDING
+        )
+        .select_related("event", "player")
+        .order_by("asked_at", "id")
+    )

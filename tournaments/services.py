@@ -23,7 +23,16 @@ from django.utils.translation import ngettext
 
 from club.audit import audit_for_subject
 from club.models import AuditEntry, Player
-from club.policy import can_create, can_direct, require
+from club.policy import (
+    can_ask_to_enter,
+    can_check_in,
+    can_create,
+    can_direct,
+    is_own_entry,
+    own_player,
+    require,
+)
+from club.services import player_sign_up
 from matches.models import Match
 from matches.services import (
     length_checked,
@@ -40,7 +49,7 @@ from .advancement import (
     player_withdrawn_matches,
 )
 from .audit import tournament_audit_record
-from .models import Bye, Entry, Event, Place, Round, Tournament
+from .models import Bye, Entry, EntryRequest, Event, Place, Round, Tournament
 from .pairing.roundrobin import circle_rounds, snake_pools
 from .pairing.seeding import random_seeding
 from .pairing.swiss import SwissPlayer, swiss_round
@@ -90,6 +99,18 @@ def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Any) -
             locked.physical_dice = allowed
             locked.save(update_fields=["physical_dice"])
             tournament_audit_record(locked, user, "dice.allowed", params={"allowed": allowed})
+    return locked
+
+
+def tournament_open_entry_set(*, tournament: Tournament, allowed: bool, user: Any) -> Tournament:
+    """Let players signed in ask to enter the tournament's events (a director approves)."""
+    require(can_direct(user, tournament))
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.open_entry != allowed:
+            locked.open_entry = allowed
+            locked.save(update_fields=["open_entry"])
+            tournament_audit_record(locked, user, "open_entry.set", params={"allowed": allowed})
     return locked
 
 
@@ -573,13 +594,15 @@ def _late_bye_place(event: Event, entries: list[Entry], arrival: Entry) -> str:
     )
 
 
-def _entry_audit(entry: Entry, user: Any, code: str, before: str | None = None) -> None:
+def _entry_audit(
+    entry: Entry, user: Any, code: str, before: str | None = None, **extra: Any
+) -> None:
     tournament_audit_record(
         entry.event.tournament,
         user,
         code,
         subject=entry,
-        params={"player": entry.player.name, "event": entry.event.name},
+        params={"player": entry.player.name, "event": entry.event.name, **extra},
         before={"status": before} if before else None,
         after={"status": entry.status},
     )
@@ -595,19 +618,25 @@ def _locked_entry(entry: Entry) -> Entry:
 
 
 def entry_check_in(*, entry: Entry, user: Any) -> Entry:
-    require(can_direct(user, entry.event.tournament))
+    """The tournament's directors check anyone in; a player signed in checks themselves in,
+    while check-in is open (:func:`club.policy.can_check_in`). A player who is too late
+    reads why rather than a bare refusal."""
+    require(is_own_entry(user, entry) or can_check_in(user, entry))
     with transaction.atomic():
         locked = _locked_entry(entry)
         if locked.status == Entry.Status.WITHDRAWN:
             raise ValidationError(_("%(player)s has withdrawn.") % {"player": locked.player.name})
         if locked.event.drawn:
             raise ValidationError(_("The draw is made: check-in is over."))
+        require(can_check_in(user, locked))
         if locked.status == Entry.Status.CHECKED_IN:
             return locked
         before = locked.status
         locked.status = Entry.Status.CHECKED_IN
         locked.save(update_fields=["status"])
-        _entry_audit(locked, user, "entry.checked_in", before)
+        own = is_own_entry(user, locked) and not can_direct(user, locked.event.tournament)
+        extra = {"own": True} if own else {}
+        _entry_audit(locked, user, "entry.checked_in", before, **extra)
     return locked
 
 
@@ -1189,3 +1218,115 @@ def event_cut(*, event: Event, user: Any) -> Event:
         event_advance(event=knockout, user=user)
         tables_assign(tournament=locked.tournament)
     return knockout
+
+
+# --- players asking to enter ------------------------------------------------------------
+
+
+def _request_audit(request: EntryRequest, user: Any, code: str) -> None:
+    tournament_audit_record(
+        request.event.tournament,
+        user,
+        code,
+        subject=request,
+        params={"player": request.player.name, "event": request.event.name},
+        after={"status": request.status},
+    )
+
+
+def _closed(event: Event) -> ValidationError:
+    return ValidationError(
+        _("%(event)s does not take requests to enter: ask the director.") % {"event": event.name},
+        code="closed",
+    )
+
+
+def _request_insert(event: Event, player: Player, user: Any) -> EntryRequest:
+    """The refusals in plain words, then the request (the caller holds the event's lock)."""
+    if not event.tournament.open_entry or event.drawn:
+        raise _closed(event)
+    if event.entries.filter(player=player).exists():
+        raise ValidationError(
+            _("%(player)s is already entered in %(event)s.")
+            % {"player": player.name, "event": event.name},
+            code="entered",
+        )
+    if event.entry_requests.filter(player=player, status=EntryRequest.Status.PENDING).exists():
+        raise ValidationError(
+            _("%(player)s has asked to enter %(event)s already: the director will answer.")
+            % {"player": player.name, "event": event.name},
+            code="pending",
+        )
+    request = EntryRequest.objects.create(
+        event=event, player=player, asked_by=user if user.is_authenticated else None
+    )
+    _request_audit(request, user, "entry_request.asked")
+    return request
+
+
+def entry_request_create(*, event: Event, user: Any) -> EntryRequest:
+    """The player signed in asks to enter the event: refused in plain words when the
+    tournament does not take requests, the draw is made, or they are entered or waiting."""
+    player = own_player(user)
+    require(player is not None)
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+        if not can_ask_to_enter(user, locked):
+            raise _closed(locked)
+        return _request_insert(locked, player, user)
+
+
+def entry_request_sign_up(
+    *,
+    event: Event,
+    username: str,
+    password: str,
+    name: str,
+    club: str = "",
+    email: str = "",
+    phone: str = "",
+    user: Any,
+) -> EntryRequest:
+    """A visitor makes an account, registers as a player and asks to enter the event, all or
+    nothing; only while the event takes requests."""
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+        if not locked.tournament.open_entry or locked.drawn:
+            raise _closed(locked)
+        player, account = player_sign_up(
+            username=username,
+            password=password,
+            name=name,
+            club=club,
+            email=email,
+            phone=phone,
+            user=user,
+        )
+        return _request_insert(locked, player, account)
+
+
+def entry_request_decide(*, request: EntryRequest, approve: bool, user: Any) -> EntryRequest:
+    """A director approves (the player is entered, :func:`entry_register` refusing as it
+    does) or declines a request still waiting."""
+    require(can_direct(user, request.event.tournament))
+    with transaction.atomic():
+        locked = (
+            EntryRequest.objects.select_for_update(of=("self",))
+            .select_related("event__tournament", "player")
+            .get(pk=request.pk)
+        )
+        if locked.status != EntryRequest.Status.PENDING:
+            raise ValidationError(
+                _("The request of %(player)s is answered already.")
+                % {"player": locked.player.name},
+                code="decided",
+            )
+        if approve:
+            entry_register(event=locked.event, player=locked.player, user=user)
+        locked.status = EntryRequest.Status.APPROVED if approve else EntryRequest.Status.DECLINED
+        locked.decided_at = timezone.now()
+        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.save(update_fields=["status", "decided_at", "decided_by"])
+        code = "entry_request.approved" if approve else "entry_request.declined"
+        _request_audit(locked, user, code)
+    return locked

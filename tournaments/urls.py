@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import dashboard_views, event_views, live_views, transfer_views, views
+from . import dashboard_views, event_views, live_views, player_views, transfer_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,6 +9,37 @@ urlpatterns = [
     path("players/import/", views.players_import_view, name="players_import"),
     path("players/<int:pk>/", views.player, name="player"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
+    path("players/<int:pk>/invitation/", player_views.player_invitation, name="player_invitation"),
+    path("me/", player_views.me, name="me"),
+    path("me/profile/", player_views.my_profile, name="my_profile"),
+    path("invitations/<str:token>/", player_views.invitation, name="invitation"),
+    path(
+        "tournaments/<int:pk>/invitations/",
+        player_views.tournament_invitations,
+        name="tournament_invitations",
+    ),
+    path("tournaments/<int:pk>/here/", player_views.tournament_here, name="tournament_here"),
+    path(
+        "tournaments/<int:pk>/check-in/poster/",
+        player_views.check_in_poster,
+        name="check_in_poster",
+    ),
+    path(
+        "tournaments/<int:pk>/open-entry/",
+        player_views.tournament_open_entry,
+        name="tournament_open_entry",
+    ),
+    path("events/<int:pk>/ask/", player_views.event_ask, name="event_ask"),
+    path(
+        "entry-requests/<int:pk>/approve/",
+        player_views.entry_request_approve,
+        name="entry_request_approve",
+    ),
+    path(
+        "entry-requests/<int:pk>/decline/",
+        player_views.entry_request_decline,
+        name="entry_request_decline",
+    ),
     path("tournaments/", event_views.tournaments, name="tournaments"),
     path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
     path("tournaments/import/", transfer_views.tournament_import_view, name="tournament_import"),

@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
+from club.audit import audit_for_subject
 from club.filters import PlayerFilter
 from club.forms import PlayerForm, PlayersFileForm, import_line_said
 from club.models import Player
@@ -40,6 +41,8 @@ def player(request, pk: int):
     ratings = RatingHistoryTable(player_rating_history(player=person))
     RequestConfig(request, paginate={"per_page": 25}).configure(ratings)
     context = {"player": person, "table": table, "won": won, "lost": lost, "ratings": ratings}
+    if can_create(request.user):
+        context["changes"] = audit_for_subject(subject=person).order_by("-at", "-id")[:30]
     return render(request, "player.html", context)
 
 

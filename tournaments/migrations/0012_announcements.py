@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0010_third_place"),
+        ("tournaments", "0011_entry_requests"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,347 @@
+"""Invitations: a player makes their own account from a personal link, no admin needed.
+
+The link is random, works once, until it expires, unless the director withdraws it; a
+new one replaces the old. Every step is audited and reads as a sentence in the Changes."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from club.audit import audit_for_subject, audit_sentence
+from club.models import Invitation, Player
+from club.policy import SYSTEM
+from club.services import (
+    invitation_accept,
+    invitation_issue,
+    invitation_revoke,
+    invitations_issue,
+    player_update,
+)
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "tavola-reale-42"
+
+
+def accept(invitation, username="anna", password=PASSWORD, user=None):
+    from django.contrib.auth.models import AnonymousUser
+
+    return invitation_accept(
+        token=invitation.token, user=user or AnonymousUser(), username=username, password=password
+    )
+
+
+def age(invitation):
+    """The invitation as if issued long enough ago to have expired a moment ago."""
+    now = timezone.now()
+    Invitation.objects.filter(pk=invitation.pk).update(
+        created_at=now - datetime.timedelta(days=15), expires_at=now - datetime.timedelta(seconds=1)
+    )
+
+
+# --- the token ------------------------------------------------------------------------------
+
+
+def test_a_token_is_long_random_and_different_each_time(anna, bruno, director):
+    tokens = {invitation_issue(player=p, user=director).token for p in (anna, bruno, anna)}
+    assert len(tokens) == 3
+    assert all(len(token) >= 40 for token in tokens)  # 32 random bytes, url-safe
+
+
+def test_a_token_works_once(anna, director):
+    invitation = invitation_issue(player=anna, user=director)
+    player, account = accept(invitation)
+    assert player == anna and account.check_password(PASSWORD)
+    assert Player.objects.get(pk=anna.pk).user == account
+    with pytest.raises(ValidationError, match="has been used already") as refused:
+        accept(invitation, username="someone-else")
+    assert refused.value.code == "used"
+    assert not get_user_model().objects.filter(username="someone-else").exists()
+
+
+def test_an_expired_token_is_refused_and_makes_no_account(anna, director, settings):
+    invitation = invitation_issue(player=anna, user=director)
+    age(invitation)
+    with pytest.raises(ValidationError, match="has expired") as refused:
+        accept(invitation)
+    assert refused.value.code == "expired"
+    assert not get_user_model().objects.filter(username="anna").exists()
+    assert Player.objects.get(pk=anna.pk).user is None
+
+
+def test_a_token_expires_after_the_days_set(anna, director, settings):
+    settings.INVITATION_DAYS = 3
+    invitation = invitation_issue(player=anna, user=director)
+    assert invitation.expires_at - invitation.created_at == datetime.timedelta(days=3)
+
+
+def test_a_revoked_token_is_refused(anna, director):
+    invitation = invitation_issue(player=anna, user=director)
+    invitation_revoke(invitation=invitation, user=director)
+    with pytest.raises(ValidationError, match="withdrawn by the director") as refused:
+        accept(invitation)
+    assert refused.value.code == "revoked"
+
+
+def test_issuing_again_revokes_the_link_given_before(anna, director):
+    first = invitation_issue(player=anna, user=director)
+    second = invitation_issue(player=anna, user=director)
+    with pytest.raises(ValidationError, match="withdrawn"):
+        accept(first)
+    player, _account = accept(second)
+    assert player == anna
+
+
+def test_an_unknown_token_is_refused(anna):
+    from django.contrib.auth.models import AnonymousUser
+
+    with pytest.raises(ValidationError, match="not one of ours") as refused:
+        invitation_accept(token="nothing", user=AnonymousUser(), username="x", password=PASSWORD)
+    assert refused.value.code == "unknown"
+
+
+def test_the_database_keeps_one_open_invitation_a_player(anna, director):
+    invitation = invitation_issue(player=anna, user=director)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Invitation.objects.create(player=anna, token="another", expires_at=invitation.expires_at)
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+
+def test_a_player_with_an_account_gets_no_invitation(anna, director, member):
+    player_update(player=anna, account=member, user=director)
+    with pytest.raises(ValidationError, match="already has an account"):
+        invitation_issue(player=anna, user=director)
+
+
+def test_a_player_linked_meanwhile_refuses_the_link(anna, director, member):
+    invitation = invitation_issue(player=anna, user=director)
+    player_update(player=anna, account=member, user=director)
+    with pytest.raises(ValidationError, match="already has an account") as refused:
+        accept(invitation)
+    assert refused.value.code == "player_linked"
+
+
+def test_an_account_linked_to_another_player_is_refused(anna, bruno, director, member):
+    player_update(player=bruno, account=member, user=director)
+    invitation = invitation_issue(player=anna, user=director)
+    with pytest.raises(ValidationError, match="already linked to the player Bruno Bianchi"):
+        invitation_accept(token=invitation.token, user=member)
+    assert Player.objects.get(pk=anna.pk).user is None
+
+
+def test_a_signed_in_account_is_linked(anna, director, member):
+    invitation = invitation_issue(player=anna, user=director)
+    _player, account = invitation_accept(token=invitation.token, user=member)
+    assert account == member and Player.objects.get(pk=anna.pk).user == member
+
+
+def test_the_password_validators_refuse_a_weak_password(anna, director):
+    invitation = invitation_issue(player=anna, user=director)
+    with pytest.raises(ValidationError, match=r"too short|too common"):
+        accept(invitation, password="1234")
+    assert Invitation.objects.get(pk=invitation.pk).state == "open"  # nothing used up
+
+
+def test_a_user_name_taken_is_refused(anna, director, member):
+    invitation = invitation_issue(player=anna, user=director)
+    with pytest.raises(ValidationError, match="is taken"):
+        accept(invitation, username="MEMBER")
+
+
+def test_only_the_register_s_keepers_invite(anna, member):
+    with pytest.raises(PermissionDenied):
+        invitation_issue(player=anna, user=member)
+
+
+def test_invitations_for_many_skip_those_with_an_account_or_a_link(
+    anna, bruno, field, director, member
+):
+    carla = field(1, prefix="Carla")[0]
+    player_update(player=anna, account=member, user=director)
+    kept = invitation_issue(player=bruno, user=director)
+    issued = invitations_issue(players=[anna, bruno, carla], user=director)
+    assert [i.player for i in issued] == [carla]
+    assert Invitation.objects.get(pk=kept.pk).state == "open"
+
+
+# --- the player's own details ---------------------------------------------------------------
+
+
+def test_a_player_changes_their_own_name_club_email_phone(anna, director):
+    account = accept(invitation_issue(player=anna, user=director))[1]
+    saved = player_update(
+        player=anna,
+        user=account,
+        name="Anna Maria Rossi",
+        club="Circolo di Napoli",
+        email="anna@example.org",
+        phone="+39 333 1234567",
+    )
+    assert (saved.name, saved.club, saved.email, saved.phone) == (
+        "Anna Maria Rossi",
+        "Circolo di Napoli",
+        "anna@example.org",
+        "+39 333 1234567",
+    )
+    change = audit_for_subject(subject=anna).filter(code="player.changed").get()
+    assert change.user == account
+
+
+@pytest.mark.parametrize("field_name", ["country", "account"])
+def test_a_player_changes_nothing_else_of_their_own(anna, director, member, field_name):
+    account = accept(invitation_issue(player=anna, user=director))[1]
+    value = "Francia" if field_name == "country" else member
+    with pytest.raises(PermissionDenied):
+        player_update(player=anna, user=account, **{field_name: value})
+    assert Player.objects.get(pk=anna.pk).country == "Italia"
+
+
+def test_a_player_does_not_change_another(anna, bruno, director):
+    account = accept(invitation_issue(player=anna, user=director))[1]
+    with pytest.raises(PermissionDenied):
+        player_update(player=bruno, user=account, name="Bruno il Grande")
+
+
+def test_the_director_still_changes_everything(anna, director, member):
+    saved = player_update(player=anna, user=director, country="Francia", account=member)
+    assert saved.country == "Francia" and saved.user == member
+
+
+# --- the audit -------------------------------------------------------------------------------
+
+
+def test_each_step_reads_as_a_sentence_in_english_and_italian(anna, director):
+    first = invitation_issue(player=anna, user=director)
+    invitation_revoke(invitation=first, user=director)
+    accept(invitation_issue(player=anna, user=director))
+    entries = list(audit_for_subject(subject=anna).order_by("id"))
+    codes = [e.code for e in entries]
+    assert codes == [
+        "player.created",
+        "invitation.issued",
+        "invitation.revoked",
+        "invitation.issued",
+        "invitation.accepted",
+    ]
+    said = [audit_sentence(e) for e in entries]
+    assert said[1].startswith("director issued an invitation link for Anna Rossi, valid until")
+    assert said[2] == "director withdrew the invitation link of Anna Rossi."
+    assert said[4] == "anna made an account with the invitation for Anna Rossi."
+    with translation.override("it"):
+        italian = [audit_sentence(e) for e in entries]
+    assert all("%(" not in s for s in italian)  # the parameters are all filled in
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+def test_the_link_makes_the_account_signs_in_and_lands_on_the_player_s_page(client, anna, director):
+    invitation = invitation_issue(player=anna, user=director)
+    page = client.get(reverse("invitation", args=[invitation.token]))
+    assert page.status_code == 200 and "This link is for Anna Rossi" in page.content.decode()
+    done = client.post(
+        reverse("invitation", args=[invitation.token]),
+        {"username": "anna", "password1": PASSWORD, "password2": PASSWORD},
+        follow=True,
+    )
+    assert done.redirect_chain[-1][0] == reverse("me")
+    text = done.content.decode()
+    assert "Welcome, Anna Rossi" in text and 'id="my-page"' in text
+    assert Player.objects.get(pk=anna.pk).user.username == "anna"
+
+
+@pytest.mark.parametrize(
+    ("spoil", "status", "said"),
+    [
+        ("used", 410, "has been used already"),
+        ("revoked", 410, "withdrawn by the director"),
+        ("expired", 410, "has expired"),
+        ("unknown", 404, "not one of ours"),
+    ],
+)
+def test_a_link_that_no_longer_works_says_why(client, anna, director, spoil, status, said):
+    invitation = invitation_issue(player=anna, user=director)
+    if spoil == "used":
+        accept(invitation, username="first")
+        client.logout()
+    elif spoil == "revoked":
+        invitation_revoke(invitation=invitation, user=director)
+    elif spoil == "expired":
+        age(invitation)
+    token = "no-such-link" if spoil == "unknown" else invitation.token
+    page = client.get(reverse("invitation", args=[token]))
+    assert page.status_code == status and said in page.content.decode()
+    posted = client.post(
+        reverse("invitation", args=[token]),
+        {"username": "late", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert posted.status_code == status and said in posted.content.decode()
+    assert not get_user_model().objects.filter(username="late").exists()
+
+
+def test_a_weak_password_is_refused_on_the_page(client, anna, director):
+    invitation = invitation_issue(player=anna, user=director)
+    page = client.post(
+        reverse("invitation", args=[invitation.token]),
+        {"username": "anna", "password1": "1234", "password2": "1234"},
+    )
+    assert page.status_code == 400 and "too short" in page.content.decode()
+    assert Player.objects.get(pk=anna.pk).user is None
+
+
+def test_a_signed_in_account_linked_elsewhere_is_refused_on_the_page(
+    client, anna, bruno, director, member
+):
+    player_update(player=bruno, account=member, user=director)
+    invitation = invitation_issue(player=anna, user=director)
+    client.force_login(member)
+    page = client.post(reverse("invitation", args=[invitation.token]))
+    assert page.status_code == 409
+    assert "already linked to the player Bruno Bianchi" in page.content.decode()
+    assert Player.objects.get(pk=anna.pk).user is None
+
+
+def test_a_signed_in_account_is_linked_with_one_button(client, anna, director, member):
+    invitation = invitation_issue(player=anna, user=director)
+    client.force_login(member)
+    assert (
+        "Link my account member to Anna Rossi"
+        in client.get(reverse("invitation", args=[invitation.token])).content.decode()
+    )
+    done = client.post(reverse("invitation", args=[invitation.token]))
+    assert done.status_code == 302 and Player.objects.get(pk=anna.pk).user == member
+
+
+def test_the_director_issues_prints_and_withdraws_a_player_s_card(director_client, anna):
+    url = reverse("player_invitation", args=[anna.pk])
+    assert "No invitation link works" in director_client.get(url).content.decode()
+    director_client.post(url, {"action": "issue"})
+    invitation = Invitation.objects.get(player=anna)
+    card = director_client.get(url).content.decode()
+    assert f"/invitations/{invitation.token}/" in card and "<svg" in card and "Anna Rossi" in card
+    director_client.post(url, {"action": "revoke"})
+    assert Invitation.objects.get(pk=invitation.pk).state == "revoked"
+    assert "No invitation link works" in director_client.get(url).content.decode()
+    page = director_client.get(anna.get_absolute_url()).content.decode()
+    assert "withdrew the invitation link of Anna Rossi" in page  # the player's Changes
+
+
+def test_a_member_cannot_issue_a_card(member_client, anna):
+    url = reverse("player_invitation", args=[anna.pk])
+    assert member_client.get(url).status_code == 403
+    assert member_client.post(url, {"action": "issue"}).status_code == 403
+    assert not Invitation.objects.exists()
+
+
+def test_a_system_issued_card_names_no_one(anna):
+    invitation = invitation_issue(player=anna, user=SYSTEM)
+    entry = audit_for_subject(subject=anna).filter(code="invitation.issued").get()
+    assert invitation.created_by is None and audit_sentence(entry).startswith("The site issued")
