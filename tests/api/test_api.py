@@ -5,7 +5,6 @@ and results, not through the selectors the API uses, so a mistake in either show
 """
 
 import datetime
-import json
 import random
 from decimal import Decimal
 
