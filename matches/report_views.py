@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -241,33 +240,12 @@ def _own_player(user) -> Player | None:
 
 
 @sign_in_required
-@require_http_methods(["GET"])
-def my_matches(request):
-    """The signed-in player's matches still to be decided, and the reports they must answer."""
-    player = _own_player(request.user)
-    context = {"player": player, "matches": [], "to_answer": [], "waiting": []}
-    if player is not None:
-        mine = Q(player_a=player) | Q(player_b=player)
-        context["matches"] = list(
-            match_list().filter(mine).exclude(status__in=["finished", "walkover"])
-        )
-        pending = ResultReport.objects.filter(
-            Q(match__player_a=player) | Q(match__player_b=player),
-            status=ResultReport.Status.PENDING,
-        ).select_related("match__player_a", "match__player_b")
-        for item in pending:
-            own = item.match.player(item.side).pk == player.pk
-            context["waiting" if own else "to_answer"].append(item)
-    return render(request, "my_matches.html", context)
-
-
-@sign_in_required
 @require_http_methods(["GET", "POST"])
 def notifications(request):
     """The signed-in player turns their emails on or off and picks their language."""
     player = _own_player(request.user)
     if player is None:
-        return render(request, "notifications.html", {"player": None})
+        return render(request, "me_unlinked.html")
     setting = player_notifications(player=player)
     initial = {"emails": setting.emails, "language": setting.language or get_language()}
     form = NotificationsForm(request.POST or None, initial=initial)

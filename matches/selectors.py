@@ -12,7 +12,7 @@ from club.models import AuditEntry, Player
 from rules.match import GameContext, match_winner
 from rules.match import Match as RulesMatch
 
-from .models import BoardAction, Game, Match
+from .models import BoardAction, Game, Match, ResultReport
 
 
 @dataclass(frozen=True)
@@ -146,3 +146,28 @@ def player_record(*, player: Player, matches: list[Match]) -> tuple[int, int]:
 def match_changes(*, match: Match) -> QuerySet[AuditEntry]:
     """The match's audit trail, newest first (each entry reads as a sentence)."""
     return audit_for_match(match_id=match.pk)
+
+
+@dataclass(frozen=True)
+class PlayerReports:
+    """A player's waiting reports: those they must answer, and their own the opponent must."""
+
+    to_answer: list[ResultReport]
+    waiting: list[ResultReport]
+
+
+def player_reports_pending(*, player: Player) -> PlayerReports:
+    """The reports still waiting on this player's matches, in one query, oldest first."""
+    pending = (
+        ResultReport.objects.filter(
+            Q(match__player_a=player) | Q(match__player_b=player),
+            status=ResultReport.Status.PENDING,
+        )
+        .select_related("match__player_a", "match__player_b")
+        .order_by("id")
+    )
+    to_answer: list[ResultReport] = []
+    waiting: list[ResultReport] = []
+    for report in pending:
+        (waiting if report.reporter.pk == player.pk else to_answer).append(report)
+    return PlayerReports(to_answer=to_answer, waiting=waiting)

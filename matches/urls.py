@@ -6,8 +6,6 @@ from .board import views as board_views
 urlpatterns = [
     path("", views.matches, name="matches"),
     path("new/", views.match_new, name="match_new"),
-    path("mine/", report_views.my_matches, name="my_matches"),
-    path("mine/emails/", report_views.notifications, name="notifications"),
     path("<int:pk>/", views.match, name="match"),
     path("<int:pk>/sheet/", views.score_sheet, name="score_sheet"),
     path("<int:pk>/games/", views.game_new, name="game_new"),

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from club.models import Player
 from club.policy import MatchScope
 from matches.models import Game, Match
-from matches.selectors import ScoreSheet, match_score_sheet
+from matches.selectors import PlayerReports, ScoreSheet, match_score_sheet, player_reports_pending
 
 from .models import Entry, EntryRequest, Event, Place, RatingChange, Tournament
 from .pairing.bracket import (
@@ -586,6 +586,7 @@ class PlayerMatch:
     table: int | None
     event: Event | None
     round: int | None
+    reports: bool = False  # the tournament lets its players report results
 
 
 @dataclass(frozen=True)
@@ -603,6 +604,7 @@ class PlayerHome:
     ratings: list[RatingChange]
     entries: list[PlayerEntry]
     requests: list[Any]
+    reports: PlayerReports  # results reported and waiting: for this player to answer, or theirs
 
     @property
     def check_in(self) -> list[PlayerEntry]:
@@ -626,6 +628,8 @@ def _player_match(player: Player, match: Match) -> PlayerMatch:
         table=table.number if table is not None else None,
         event=place.event if place is not None else None,
         round=place.round if place is not None else None,
+        reports=place is not None
+        and place.event.tournament.results_by == Tournament.ResultsBy.PLAYERS,
     )
 
 
@@ -675,6 +679,7 @@ def player_home(*, player: Player) -> PlayerHome:
         ratings=ratings,
         entries=entries,
         requests=requests,
+        reports=player_reports_pending(player=player),
     )
 
 

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from matches import report_views
+
 from . import dashboard_views, event_views, live_views, player_views, transfer_views, views
 
 urlpatterns = [
@@ -11,6 +13,7 @@ urlpatterns = [
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/invitation/", player_views.player_invitation, name="player_invitation"),
     path("me/", player_views.me, name="me"),
+    path("me/emails/", report_views.notifications, name="notifications"),
     path("me/profile/", player_views.my_profile, name="my_profile"),
     path("invitations/<str:token>/", player_views.invitation, name="invitation"),
     path(

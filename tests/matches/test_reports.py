@@ -423,7 +423,7 @@ def test_a_player_reports_and_the_opponent_confirms_on_their_phones(duel, client
     assert "The score if it is right: 3–0." in page and "Withdraw my report" in page
     assert "Confirm: it is right" not in page
     client.force_login(b)
-    mine = text(client.get(reverse("my_matches")))
+    mine = text(client.get(reverse("me")))
     assert f"{match.player_a.name} reported the result; confirm or dispute it" in mine
     page = client.get(url)
     assert "Confirm: it is right" in text(page) and "Report game" not in text(page)
@@ -536,12 +536,14 @@ def test_a_player_turns_their_emails_off_on_their_page(duel, client, member):
     assert (setting.emails, setting.language) == (False, "it")
 
 
-def test_my_matches_reads_in_a_fixed_number_of_queries(duel, client, django_assert_max_num_queries):
+def test_my_page_with_a_report_to_answer_reads_in_a_fixed_number_of_queries(
+    duel, client, django_assert_max_num_queries
+):
     match, a = duel["match"], duel["a"]
     report_make(match=match, user=a, score_a=3, score_b=0)
     client.force_login(duel["b"])
     with django_assert_max_num_queries(12):
-        page = client.get(reverse("my_matches"))
+        page = client.get(reverse("me"))
     assert match.player_a.name in text(page)
 
 

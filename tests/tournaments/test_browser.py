@@ -69,16 +69,18 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
         page.get_by_role("checkbox", name=player.label, exact=True).check()
     search.fill("")
     page.get_by_role("button", name="Enter them").click()
-    assert "Entered: P01" in page.locator(".message").first.inner_text()
+    assert "Entered: P01" in page.locator(".message:not([hidden])").first.inner_text()
     assert page.locator("#entries").is_visible()  # the check-in list comes first
     page.evaluate("window.notReloaded = true")
     for player in players[:10]:  # players arrive one by one: each row changes in place
         page.get_by_role("button", name=f"Check in {player.name}", exact=True).click()
-        expect(page.locator(".message")).to_contain_text(f"{player.name} is checked in.")
+        expect(page.locator(".message:not([hidden])")).to_contain_text(
+            f"{player.name} is checked in."
+        )
     assert page.evaluate("window.notReloaded === true")  # no page load for a check-in
     expect(page.locator("#checked-in")).to_have_text("10 of 12 checked in")
     page.get_by_role("button", name="Check in everyone entered (2 still to arrive)").click()
-    assert "2 players are checked in." in page.locator(".message").inner_text()
+    assert "2 players are checked in." in page.locator(".message:not([hidden])").inner_text()
     assert "12 players checked in" in page.locator(".director-tools").inner_text()
 
     page.get_by_label("Seed").fill("20261213")
@@ -102,7 +104,7 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
         page.locator("#id_score_a").fill(str(waiting.length if winner_first else 1))
         page.locator("#id_score_b").fill(str(1 if winner_first else waiting.length))
         page.get_by_role("button", name="Record the final score").click()
-        assert page.locator(".message").inner_text() == "The final score is recorded."
+        assert page.locator(".message:not([hidden])").inner_text() == "The final score is recorded."
         recorded += 1
     # 11 main-draw results (12 players) and 3 in the consolation of the 4 round-1 losers
     assert recorded == 11 + 3
@@ -194,7 +196,7 @@ def test_a_director_puts_a_walkover_a_withdrawal_and_the_draw_right(
     event_draw(event=event, seed=1, user=user)
     page = browser.new_page(locale="en-GB")
     sign_in(page, site, "td", "td-password-1", f"/events/{event.pk}/")
-    message = page.locator(".message")
+    message = page.locator(".message:not([hidden])")
 
     # the draw made again, with a seed of the director's choosing
     page.locator("#redraw").get_by_label("Seed").fill("20261213")
