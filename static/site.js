@@ -41,6 +41,19 @@
     var href = element.getAttribute("href");
     return href ? "[href=\"" + CSS.escape(href) + "\"]" : null;
   }
+  // The answer is the region's content, or (data-refresh-pick="#a,#b": a part of a page with
+  // no content-only answer, the check-in list) the whole page, from which the region and the
+  // other elements named are taken.
+  function swap(region, html) {
+    var pick = region.dataset.refreshPick;
+    if (!pick) { region.innerHTML = html; return; }
+    var page = new DOMParser().parseFromString(html, "text/html");
+    pick.split(",").forEach(function (selector) {
+      var fresh = page.querySelector(selector), shown = document.querySelector(selector);
+      if (!fresh || !shown) { return; }
+      if (shown === region) { region.innerHTML = fresh.innerHTML; } else { shown.replaceWith(fresh); }
+    });
+  }
   function refresh(region) {
     var failed = document.querySelector("[data-refresh-failed]");
     var headers = { "HX-Request": "true", "HX-Target": region.id };
@@ -60,9 +73,21 @@
       if (html === null) { return; }
       var focused = document.activeElement;
       var kept = focused !== region && region.contains(focused) ? selectorOf(focused) : null;
-      region.innerHTML = html;
+      var typed = {};  // what was typed in a search box of the region stays typed
+      region.querySelectorAll("input[type=search][id]").forEach(function (input) {
+        typed[input.id] = input.value;
+      });
+      swap(region, html);
       var again = kept && region.querySelector(kept);
       if (again) { again.focus(); }
+      Object.keys(typed).forEach(function (id) {
+        var input = document.getElementById(id);
+        if (input && typed[id]) {
+          input.value = typed[id];
+          input.dispatchEvent(new Event("input", { bubbles: true }));  // filters again
+        }
+      });
+      if (window.htmx) { window.htmx.process(region); }  // its check-in buttons work as before
       region.dispatchEvent(new CustomEvent("refreshed", { bubbles: true }));
     }).catch(function () {
       if (failed) { failed.hidden = false; }

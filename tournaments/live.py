@@ -119,7 +119,11 @@ def live_etag(request, **where: int) -> str | None:
     stamp = live_stamp(**where)
     if stamp is None:
         return None  # the view answers 404
-    parts = (*stamp, get_language(), _viewer(request, stamp[0]), request.get_full_path())
+    # another region than the content's (the check-in list's, answered the whole page, whose
+    # forms carry the cookie's token) has an ETag of its own
+    target = request.headers.get("HX-Target", "") if request.headers.get("HX-Request") else ""
+    other = "" if target == REGION else target
+    parts = (*stamp, get_language(), _viewer(request, stamp[0]), request.get_full_path(), other)
     content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
     request.live_content_etag = f'"{content}-c"'  # the page gives its region this one at once
     if content_asked(request):

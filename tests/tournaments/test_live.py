@@ -279,3 +279,31 @@ def test_the_wall_shows_each_event_s_screens_and_now_playing(
     ]
     assert "Dinner at eight" in page and "<script>" not in page
     assert 'data-wall-seconds="20"' in page
+
+
+def test_the_check_in_list_brings_a_check_in_made_on_a_phone_to_the_director(
+    client, event_with, director, django_user_model
+):
+    """While check-in is open, the director's list asks again (site.js, HX-Target
+    entries-live): 304 while nobody arrives; once a player checks in from their own phone,
+    the whole page with the list and the draw's count as they are now."""
+    event = event_with(Event.Format.SINGLE, 4, check_in=False)
+    entry = event.entries.order_by("pk").first()
+    account = django_user_model.objects.create_user("anna", password="pw-anna-1")
+    player_update(player=entry.player, account=account, user=director)
+    client.force_login(director)
+    url = reverse("event", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert 'id="entries-live"' in page and 'data-refresh-pick="#entries-live,#draw-count"' in page
+    region = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "entries-live"}
+    first = client.get(url, **region)
+    assert first.status_code == 200 and "0 players checked in" in first.content.decode()
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **region).status_code == 304
+    entry.refresh_from_db()
+    entry_check_in(entry=entry, user=account)  # the player, on their phone
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], **region)
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    text = again.content.decode()
+    assert "1 of 4 checked in" in text and "1 player checked in" in text
+    # the region's answer is not another visitor's: its forms carry this visitor's token
+    assert again["ETag"] != etag(client, url)
