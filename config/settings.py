@@ -29,6 +29,7 @@ EMAIL_BACKEND  a Django mail backend's dotted path, to override the two above (e
                django.core.mail.backends.locmem.EmailBackend); the tests use locmem
 SITE_URL       the site's address, put in the links of the emails sent to players
                (default http://127.0.0.1:8000)
+INVITATION_DAYS  how long a player's invitation link works, in days (default 14)
 
 The JSON API (README, API)
 API_RATE_ANONYMOUS  how often one address may call /api/v1/ without signing in (default 60/min;
@@ -295,6 +296,7 @@ if env("EMAIL_BACKEND"):
     EMAIL_BACKEND = env("EMAIL_BACKEND")
 # players' emails (a result to confirm, a dispute decided, a table ready) link to the site here
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
+INVITATION_DAYS = int(env("INVITATION_DAYS", "14"))  # how long a player's invitation link works
 DEFAULT_FROM_EMAIL = SERVER_EMAIL = env("DEFAULT_FROM_EMAIL", "crawford@localhost")
 EMAIL_SUBJECT_PREFIX = "[Crawford] "
 ADMINS = [(name or address, address) for name, address in getaddresses([env("ADMINS")]) if address]
