@@ -41,3 +41,22 @@ def test_the_message_counts_what_was_loaded(settings, tmp_path, capsys):
     call_command("demo_club")
     again = capsys.readouterr().out
     assert "The demo club is already loaded." in again and "Demo club loaded" not in again
+
+
+def test_a_demo_player_signs_in_to_their_page_with_a_match_to_report(
+    settings, tmp_path, capsys, client
+):
+    settings.DEBUG = True
+    settings.BASE_DIR = tmp_path
+    call_command("demo_club")
+    out = capsys.readouterr().out
+    password = (tmp_path / ".demo-director").read_text().strip()
+    assert f"Player account: player / password: {password}" in out
+    player = Player.objects.get(user__username="player")
+    assert player.user.check_password(password)
+    client.force_login(player.user)
+    page = client.get("/me/").content.decode()
+    assert f"<h1>{player.name}</h1>" in page and "Report the result" in page
+    call_command("demo_club")  # once: a second run makes no second account
+    assert get_user_model().objects.filter(username="player").count() == 1
+    assert f"Player account: player / password: {password}" in capsys.readouterr().out

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from club.models import Player
-from club.services import player_create
+from club.services import player_create, player_update
 from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
 from matches.services import game_record, match_create, match_record_final_score
@@ -28,6 +28,7 @@ from tournaments.services import (
     event_create,
     event_draw,
     tournament_create,
+    tournament_reports_set,
 )
 from tournaments.venue import tournament_tables_set
 
@@ -120,6 +121,12 @@ class Command(BaseCommand):
         if board_match is not None:
             self.stdout.write(f"Demo game on the board: /matches/{board_match.pk}/board/")
         self.stdout.write(f"Director account: {username} / password: {password}")
+        with transaction.atomic():
+            player = self.player_account(password, get_user_model().objects.get(username=username))
+        if player is not None:
+            self.stdout.write(
+                f"Player account: player / password: {password} ({player.name}, /me/)"
+            )
 
     def director(self, group: Group) -> tuple[str, str]:
         """The demo director; the password is kept in a local file so every run can print it."""
@@ -165,6 +172,26 @@ class Command(BaseCommand):
                     resigned=resigned,
                     user=director,
                 )
+
+    def player_account(self, password: str, director) -> Player | None:
+        """A player of the demo tournament with an account ("player", the director's
+        password), to try the players' side: My page, reporting a result. Made once."""
+        users = get_user_model()
+        user = users.objects.filter(username="player").first()
+        if user is not None:
+            return Player.objects.filter(user=user).first()
+        waiting = (
+            Match.objects.filter(
+                place__event__tournament__name=TOURNAMENT, status=Match.Status.SCHEDULED
+            )
+            .exclude(player_a__user__isnull=False)
+            .order_by("id")
+            .first()
+        )
+        if waiting is None:
+            return None
+        user = users.objects.create_user("player", password=password)
+        return player_update(player=waiting.player_a, account=user, user=director)
 
     def load_board(self, director) -> Match:
         """A game in progress on the site's board, with dice as if rolled at the table."""
@@ -218,6 +245,13 @@ class Command(BaseCommand):
                 entry = entry_register(event=event, player=person, user=director)
                 entry_check_in(entry=entry, user=director)
         tournament_tables_set(tournament=tournament, count=DEMO_TABLES, user=director)
+        tournament_reports_set(  # the players report their results, the opponent confirms
+            tournament=tournament,
+            results_by=Tournament.ResultsBy.PLAYERS,
+            report_detail=Tournament.ReportDetail.EITHER,
+            confirm_minutes=15,
+            user=director,
+        )
         event_draw(event=main, seed=DRAW_SEED, user=director)
         event_draw(event=swiss, user=director)
         rng = random.Random(DRAW_SEED)
