@@ -14,7 +14,7 @@ from club.audit import audit_for_tournament, audit_sentence
 from club.models import Player
 from club.services import player_update
 from matches.models import Match
-from tournaments.models import Entry, EntryRequest, Event
+from tournaments.models import Entry, EntryRequest, Event, Table
 from tournaments.services import (
     entry_check_in,
     entry_register,
@@ -25,6 +25,7 @@ from tournaments.services import (
     event_draw,
     tournament_open_entry_set,
 )
+from tournaments.venue import match_table_move, tournament_tables_set
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "tavola-reale-42"
@@ -174,8 +175,25 @@ def test_the_home_shows_the_next_match_with_its_opponent_length_and_no_invented_
     opponent = match.player_b if match.player_a == linked else match.player_a
     home = anna_client.get(reverse("me")).content.decode()
     assert f"against {opponent.name}" in home and "match to 5" in home
-    assert '<dd id="next-start">not yet</dd>' in home
+    # no tables in this room: a match ready to play starts when its players sit down
+    assert '<dd id="next-start">now: find your opponent</dd>' in home
     assert '<dd id="next-table">not yet</dd>' in home
+    # one table for two matches: the other waits for it, then it is seated
+    tournament_tables_set(tournament=drawn.tournament, count=1, user=director)
+    seated = Table.objects.filter(match__isnull=False).get().match
+    home = anna_client.get(reverse("me")).content.decode()
+    if seated == match:
+        assert '<dd id="next-start">now: your table is ready</dd>' in home
+        assert '<dd id="next-table">1</dd>' in home
+    else:
+        assert '<dd id="next-start">when a table is free</dd>' in home
+        assert '<dd id="next-table">not yet</dd>' in home
+    other = Match.objects.filter(place__event=drawn, place__round=1).exclude(pk=seated.pk).get()
+    match_table_move(match=other, number=1, user=director)  # the director swaps them
+    home = anna_client.get(reverse("me")).content.decode()
+    ready = other == match
+    assert ('<dd id="next-start">now: your table is ready</dd>' in home) == ready
+    assert ('<dd id="next-start">when a table is free</dd>' in home) == (not ready)
 
 
 def test_the_home_shows_matches_in_play_results_and_ratings(
