@@ -14,12 +14,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club.models import Player
 from club.policy import (
     can_answer_report,
     can_change_match,
     can_report_result,
     match_scope,
+    own_player,
     player_side,
     require,
     sign_in_required,
@@ -235,15 +235,11 @@ def report_withdraw_view(request, pk: int):
     return _answer(request, pk, act)
 
 
-def _own_player(user) -> Player | None:
-    return Player.objects.filter(user_id=user.pk).first()
-
-
 @sign_in_required
 @require_http_methods(["GET", "POST"])
 def notifications(request):
     """The signed-in player turns their emails on or off and picks their language."""
-    player = _own_player(request.user)
+    player = own_player(request.user)
     if player is None:
         return render(request, "me_unlinked.html")
     setting = player_notifications(player=player)
