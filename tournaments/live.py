@@ -6,8 +6,9 @@ phone asks its page again with ``If-None-Match``. Three hundred phones must cost
 almost nothing while nothing happens, so the ETag is computed without rendering the page, in
 one query, from what changes these pages:
 
-- the tournament's newest audit entry: every write to a tournament (a result, a walkover, a
-  draw, a check-in, a table move, an announcement...) records one in its transaction;
+- the tournament's newest audit entry and how many it has: every write to a tournament (a
+  result, a walkover, a draw, a check-in, a table move, an announcement...) records one in its
+  transaction, and the count sees an entry committed late with an older id (PostgreSQL);
 - the newest audit entry about a player (a name or a club put right shows on every page);
 - how many of its matches are in play: a match begins at the board's first roll, which is not
   an audit entry of its own (the games that follow are), and a match leaves play only through
@@ -67,8 +68,8 @@ def _count(queryset, field: str) -> Subquery:
 
 def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> tuple | None:
     """What the tournament's live pages show has changed since a stamp unless it is equal:
-    ``(tournament id, newest audit id and time, newest player audit id, matches in play,
-    announcements shown)``, in one query; None when there is no such tournament or event."""
+    ``(tournament id, newest audit id, time and count, newest player audit id and count,
+    matches in play, announcements shown)``, in one query; None when there is no such tournament or event."""
     if event_id is not None:
         tournaments = Tournament.objects.filter(
             pk=Subquery(Event.objects.filter(pk=event_id).values("tournament_id")[:1])
@@ -92,11 +93,24 @@ def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None)
             newest=Subquery(newest.values("id")[:1]),
             # and its time: a database made anew reuses ids, never a microsecond too
             newest_at=Subquery(newest.values("at")[:1]),
+            # and how many: PostgreSQL hands out ids before commit, so an entry committed
+            # after a younger one has an older id than the newest; the trail only grows
+            recorded=_count(newest.order_by(), "tournament_id"),
             newest_player=Subquery(newest_player.values("id")[:1]),
+            players_recorded=_count(newest_player.order_by(), "subject_type"),
             playing=_count(playing.annotate(t=F("place__event__tournament")), "t"),
             shown=_count(shown, "tournament"),
         )
-        .values_list("pk", "newest", "newest_at", "newest_player", "playing", "shown")
+        .values_list(
+            "pk",
+            "newest",
+            "newest_at",
+            "recorded",
+            "newest_player",
+            "players_recorded",
+            "playing",
+            "shown",
+        )
         .first()
     )
     return tuple(row) if row is not None else None

@@ -307,3 +307,20 @@ def test_the_check_in_list_brings_a_check_in_made_on_a_phone_to_the_director(
     assert "1 of 4 checked in" in text and "1 player checked in" in text
     # the region's answer is not another visitor's: its forms carry this visitor's token
     assert again["ETag"] != etag(client, url)
+
+
+def test_an_entry_committed_late_with_an_older_id_still_moves_the_etag(client, knockout, swiss):
+    """PostgreSQL hands out ids before commit: a result's audit entry may commit after a
+    younger one. The newest id alone would not move; the tournament's count does."""
+    from club.models import AuditEntry
+
+    url = live_urls(knockout, swiss)["event"]
+    client.get(url)
+    trail = AuditEntry.objects.filter(tournament_id=knockout.tournament_id).order_by("-id")
+    middle = trail[1]
+    row = AuditEntry.objects.filter(pk=middle.pk).values()[0]
+    AuditEntry.objects.filter(pk=middle.pk)._raw_delete(AuditEntry.objects.db)  # "not yet"
+    before = etag(client, url)
+    AuditEntry.objects.create(**row)  # committed now, its id older than the newest
+    assert trail.first().pk > middle.pk
+    assert client.get(url, HTTP_IF_NONE_MATCH=before).status_code == 200
