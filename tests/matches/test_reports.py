@@ -275,6 +275,12 @@ def test_a_confirmed_report_moves_the_bracket_on(duel, finish):
     report_confirm(report=report, user=a)
     final = Match.objects.get(place__event=duel["event"], place__round=2)
     assert {final.player_a_id, final.player_b_id} == {match.player_b_id, other.player_a_id}
+    # and the ratings move, as for a director's entry: the winner up, the loser down
+    from tournaments.models import RatingChange
+
+    changes = {c.player_id: c for c in RatingChange.objects.filter(match=match)}
+    assert changes[match.player_b_id].rating_after > changes[match.player_b_id].rating_before
+    assert changes[match.player_a_id].rating_after < changes[match.player_a_id].rating_before
     said = audit_sentence(AuditEntry.objects.get(match_id=match.pk, code="result.final_score"))
     assert said == f"a confirmed the final score 1–3 as {match.player_b.name} reported it."
 
