@@ -69,7 +69,8 @@ def _count(queryset, field: str) -> Subquery:
 def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> tuple | None:
     """What the tournament's live pages show has changed since a stamp unless it is equal:
     ``(tournament id, newest audit id, time and count, newest player audit id and count,
-    matches in play, announcements shown)``, in one query; None when there is no such tournament or event."""
+    matches in play, announcements shown)``, in one query; None when there is no such
+    tournament or event."""
     if event_id is not None:
         tournaments = Tournament.objects.filter(
             pk=Subquery(Event.objects.filter(pk=event_id).values("tournament_id")[:1])
