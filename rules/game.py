@@ -230,9 +230,15 @@ class Action(_ActionLayout):
 # each roll of each player at each score and cube, which every game of a session repeats.
 _STATES: dict[tuple[object, ...], MatchState] = {}
 
+# The phases a turn passes through, read as plain globals: an Enum member is a class
+# attribute lookup, and a random-play turn reads a phase half a dozen times
+_ROLL, _MOVE, _OVER = Phase.ROLL, Phase.MOVE, Phase.OVER
+
 # Dice sources whose rolls are two dice 1-6 by construction, so a roll needs no check
 _TRUSTED_DICE = (SecureDice, SeededDice)
 _STATES_KEPT = 8192
+# The states of a turn (see Game._turn_state): by context and cube, then player and dice
+_TURN_STATES: dict[tuple[object, ...], tuple[dict[object, MatchState], ...]] = {}
 
 
 class Game:
@@ -262,6 +268,9 @@ class Game:
         self._keyed_context: GameContext | None = None  # the context _context_key was read from
         self._context_key: tuple[object, ...] = ()
         self._played_dice: tuple[int, int] | None = None
+        # each player's match states while a turn is rolled and played, by the dice (None
+        # before the roll), for this context and cube (see _turn_state)
+        self._turn_states: tuple[dict[object, MatchState], ...] = ({}, {})
 
     # --- reading the state ---------------------------------------------------
 
@@ -284,7 +293,7 @@ class Game:
         """
         legal = self._legal
         if legal is None:
-            if self.phase is not Phase.MOVE:
+            if self.phase is not _MOVE:
                 return ()
             assert self.dice is not None  # in the MOVE phase the dice are always rolled
             legal = self._legal = LegalPlays(self.position, self.dice)
@@ -292,7 +301,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def waiting(self) -> str:
@@ -432,7 +441,7 @@ class Game:
         A roll with no legal play loses the turn at once (WBF 17), unless a
         replay asks to wait for the play a log wrote anyway (``pass_if_no_play``).
         """
-        if self.phase is not Phase.ROLL:
+        if self.phase is not _ROLL:
             self._require(Phase.ROLL, _NOT_NOW_ROLL)
         # Half of every turn: the steps of _start_move, _log and _pass_if_no_play written out
         source = self.dice_source
@@ -441,9 +450,12 @@ class Game:
         else:
             rolled = check_dice(dice if dice is not None else source.roll())
         self.dice = rolled
-        self.phase = Phase.MOVE
-        state, position = self._state(), self.position
-        entry = (Act.ROLL, self.turn, rolled, None, None, None, None, None, position, state, None)
+        self.phase = _MOVE
+        turn, position = self.turn, self.position
+        state = self._turn_states[turn].get(rolled)
+        if state is None or self.context is not self._keyed_context:
+            state = self._turn_state(rolled)
+        entry = (Act.ROLL, turn, rolled, None, None, None, None, None, position, state, None)
         self.log.append(tuple.__new__(Action, entry))
         if pass_if_no_play:
             legal = self._legal = LegalPlays(position, rolled)
@@ -466,14 +478,16 @@ class Game:
         rules is applied as written and logged as illegal: it stood once the
         opponent rolled (WBF 14). Returns the legal play made, None for an illegal one.
         """
-        if self.phase is not Phase.MOVE:
+        if self.phase is not _MOVE:
             self._require(Phase.MOVE, _NOT_NOW_PLAY)
         illegal: IllegalPlayError | None = None
-        if isinstance(play, Play):
-            legal = self._legal if self._legal is not None else self.legal_plays
-            if play not in legal:  # one lookup (see LegalPlays)
+        legal = self._legal
+        if legal is not None and legal.made(play):
+            chosen: Play | None = play  # read from this turn's list: legal
+        elif isinstance(play, Play):
+            if play not in self.legal_plays:  # one lookup (see LegalPlays)
                 raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
-            chosen: Play | None = play
+            chosen = play
         else:
             assert self.dice is not None  # in the MOVE phase the dice are always rolled
             try:
@@ -493,7 +507,10 @@ class Game:
         self._finish_turn(after)
         # Half of every turn: _log written out, as in roll()
         reason, why = (illegal.cited, str(illegal)) if illegal else (None, None)
-        state, dice = self._state(), self._played_dice
+        state = self._turn_states[1 - mover].get(None)
+        if state is None or self.context is not self._keyed_context:
+            state = self._turn_state(None)
+        dice = self._played_dice
         entry = (Act.PLAY, mover, dice, written, None, None, why, None, after, state, reason)
         self.log.append(tuple.__new__(Action, entry))
         if after[1] & 15 == CHECKERS:
@@ -538,6 +555,7 @@ class Game:
         taker = 1 - self.turn
         self.cube *= factor
         self.cube_owner = taker
+        self._turn_states = ({}, {})  # the states of another cube: found at the next miss
         self.phase = Phase.ROLL
         self.offered_by = None
         self._log(act, taker, note=Message("note-cube", {"cube": self.cube}))
@@ -662,7 +680,7 @@ class Game:
         self.turn = 1 - self.turn
         self.dice = None
         self._legal = None
-        self.phase = Phase.ROLL
+        self.phase = _ROLL
 
     def _end_by_bearing_off(self, winner: int, after: Position) -> None:
         loser = after.on_roll  # the loser is on roll in the position after the play
@@ -707,6 +725,26 @@ class Game:
     ) -> None:
         fields = (act, player, dice, play, None, resignation, illegal, note, self.position)
         self.log.append(tuple.__new__(Action, (*fields, self._state(), illegal_reason)))
+
+    def _turn_state(self, dice: tuple[int, int] | None) -> MatchState:
+        """:meth:`_state` while a turn is rolled (``dice``) or waits for the roll (None).
+
+        Then nothing is offered and the game is not over, so the state follows from
+        the player on roll and the dice, once the context and the cube are known: the
+        states of each context and cube are kept for every game (``_TURN_STATES``), and
+        roll() and play() look theirs up in ``self._turn_states``, which this method
+        points at the right ones whenever the lookup misses.
+        """
+        state = self._state()  # reads the context again if it changed
+        basis = (self._context_key, self.cube, self.cube_owner)
+        states = _TURN_STATES.get(basis)
+        if states is None:
+            if len(_TURN_STATES) >= _STATES_KEPT:
+                _TURN_STATES.clear()
+            states = _TURN_STATES[basis] = ({}, {})
+        self._turn_states = states
+        states[self.turn][dice] = state
+        return state
 
     def _state(self) -> MatchState:
         """:attr:`match_state`, for the log: a game logs two a turn, and they repeat.

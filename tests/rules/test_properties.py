@@ -122,3 +122,75 @@ def test_positions_reached_by_random_play_stay_legal(seed, turns):
 )
 def test_match_state_round_trips(state):
     assert MatchState.from_id(state.id) == state
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from([0, 5, 7]),
+    st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    st.booleans(),
+)
+def test_every_logged_state_is_the_game_s_state_at_that_moment(seed, length, score, crawford):
+    """The log's match IDs are evidence: each is what the game was right after the action.
+
+    The states of a turn are looked up rather than made afresh (see Game._turn_state), so
+    games that double, take, drop and beaver, at every score and cube, check them here.
+    """
+    import random
+
+    from rules.dice import SeededDice
+    from rules.game import Game
+    from rules.match import GameContext, MatchRules, MoneyRules
+
+    chooser = random.Random(seed)
+    for number in range(4):
+        rules = MoneyRules(beavers=True) if not length else MatchRules(length=length)
+        context = GameContext(rules=rules, score=score, crawford=crawford and bool(length))
+        game = Game(context, dice=SeededDice(seed + number))
+        while not game.over:
+            acts = {act.value for act in game.available()}
+            # mostly rolls and plays, with a double now and then, mostly taken, and a
+            # resignation now and then, mostly played on
+            draw = chooser.random()
+            if "opening roll" in acts:
+                act = "opening roll"
+            elif "take" in acts:
+                act = (
+                    "drop"
+                    if draw < 0.15
+                    else "beaver"
+                    if "beaver" in acts and draw < 0.3
+                    else "take"
+                )
+            elif "accept" in acts:
+                act = "accept" if draw < 0.1 else "reject"
+            elif "double" in acts and draw < 0.15:
+                act = "double"
+            elif draw < 0.02:
+                act = "resign"
+            else:
+                act = "roll" if "roll" in acts else "play"
+            before = len(game.log)
+            if act == "play":
+                game.play(chooser.choice(game.legal_plays))
+            else:
+                getattr(
+                    game,
+                    {
+                        "opening roll": "roll_opening",
+                        "roll": "roll",
+                        "double": "double",
+                        "take": "take",
+                        "drop": "drop",
+                        "beaver": "beaver",
+                        "resign": "resign",
+                        "accept": "accept_resignation",
+                        "reject": "reject_resignation",
+                    }[act],
+                )()
+            if not game.over:
+                # every entry this action logged ends where the game is now (a roll with no
+                # play logs the roll, then the lost turn)
+                assert game.log[-1].state == game.match_state, game.log[before:]
+                assert game.log[-1].match_id == game.match_id
