@@ -26,7 +26,7 @@ a fast path with no per-step legality checks beyond occupancy.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import overload
+from typing import TypeGuard, overload
 
 from .errors import InvalidDiceError
 from .messages import Message
@@ -140,6 +140,10 @@ class LegalPlays(Sequence[Play]):
                 play = made[key] = _make(Play, (position, path, key, roll))
             yield play
 
+    def made(self, play: object) -> TypeGuard[Play]:
+        """Whether ``play`` was read from this list: so it is legal, at a dictionary lookup."""
+        return type(play) is Play and self._made.get(play[2]) is play
+
     def __contains__(self, play: object) -> bool:
         # plays are equal when they start from the same position and end the same way
         if isinstance(play, Play):
@@ -167,12 +171,6 @@ _POINTS_HIGH = tuple(tuple(i + 13 for i in range(12) if m >> i & 1) for m in ran
 # _PAIR_PATHS[flag][s1][s2]: the path tuple of a two-step play, made once
 _PAIR_PATHS = [
     [[(flag, s1, s2) for s2 in range(NIBBLES)] for s1 in range(NIBBLES)] for flag in (0, 1)
-]
-
-# _REACH[d][s]: bit p set for p = s, s - d, s - 2d, s - 3d while p >= 1.
-_REACH = [[0] * NIBBLES] + [
-    [sum(1 << (s - k * d) for k in range(4) if s - k * d >= 1) for s in range(NIBBLES)]
-    for d in range(1, 7)
 ]
 
 
@@ -221,6 +219,34 @@ def _occupied(mine: int) -> tuple[int, ...]:
     side = mine >> 4  # point p's nibble at p - 1: the bar's falls outside the mask
     bits = int(format((side | side >> 1 | side >> 2 | side >> 3) & _NIBBLE_LOWS_24, "x"), 2)
     return _POINTS_LOW[bits & 4095] + _POINTS_HIGH[bits >> 12]
+
+
+def _occupied_bits(mine: int) -> int:
+    """The points 1-24 where the mover has checkers, as bits (bit p for point p).
+
+    The nibbles' low bits, written in hexadecimal, are a string of 0s and 1s, read
+    back in base 2 (in C): nibble p becomes bit p.
+    """
+    return int(format((mine | mine >> 1 | mine >> 2 | mine >> 3) & _POINT_LOWS, "x"), 2)
+
+
+# _REVERSED_13[m]: the 13 bits of m in the reverse order
+_REVERSED_13 = tuple(int(f"{m:013b}"[::-1], 2) for m in range(8192))
+
+
+def _their_points(lows: int) -> int:
+    """Opponent nibbles marked by their low bits (their numbering) as bits of the mover's points.
+
+    Their point q is the mover's 25 - q: the bits are read off in C as in
+    :func:`_occupied_bits`, then reversed 13 at a time by table.
+    """
+    bits = int(format(lows, "x"), 2)
+    return _REVERSED_13[bits & 8191] << 13 | _REVERSED_13[bits >> 13]
+
+
+def _points(bits: int) -> tuple[int, ...]:
+    """The points 1-24 marked in ``bits`` (bit p for point p), lowest first."""
+    return _POINTS_LOW[bits >> 1 & 4095] + _POINTS_HIGH[bits >> 13]
 
 
 def _single_steps(
@@ -351,16 +377,27 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
             return {key: (0, 25, 25)}
         ((_, (flag, key)),) = entered.items()
         return {key: (flag, 25)}
+    # The one checker entered, any checker moves the other die: from where it entered too.
+    # Within one order of the dice each source gives its own result, so only a result
+    # found in both orders needs the first path (the dice as given) kept.
     found: Found = {}
     singles = []
+    occupied = _occupied(mine)
     for x, (flag, k1) in entered.items():
         y = b if x == a else a
-        steps = _single_steps(k1, ge2, blot, y, reversed(_occupied(k1)))
+        steps = _single_steps(k1, ge2, blot, y, occupied)
+        t = 25 - x
+        if not mine >> (4 * t) & 15 and t > y and not ge2 & _OPP_BIT[t - y]:
+            steps.append((t, _DELTA[y][t], _HIT[t - y] if blot & _OPP_BIT[t - y] else 0))
         if not steps:
             singles.append((x, k1, flag, 25))
         row = _PAIR_PATHS[flag][25]
-        for s2, d2, h2 in steps:
-            found.setdefault((k1 + d2) | h2, row[s2])
+        if found:
+            for s2, d2, h2 in steps:
+                found.setdefault((k1 + d2) | h2, row[s2])
+        else:
+            for s2, d2, h2 in steps:
+                found[(k1 + d2) | h2] = row[s2]
     return found or _best_single(singles)
 
 
@@ -399,13 +436,11 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
             return {key: prefix}
     need = 5 - len(prefix)  # moves left after entering
     # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
-    reachable = 0
-    reach = _REACH[d]
-    for s in _occupied(key):
-        reachable |= reach[s]
+    occupied = _occupied_bits(key)
+    reachable = (occupied | occupied >> d | occupied >> 2 * d | occupied >> 3 * d) & ~1
     if need >= 3 and _outside_count(key) >= need:
         # every checker outside needs a move to come home first: none can bear off (WBF 22)
-        keys = _double_keys(key, ge2, blot, d, need, reachable)
+        keys = _double_keys(key, ge2, blot, d, need, reachable & occupied, reachable)
         if keys:
             return dict.fromkeys(keys)
         # fewer moves than the dice: the walk below finds the most that can be played
@@ -482,73 +517,72 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
     return {key: prefix} if base else {}
 
 
-# _AT[i], _AFTER[i]: the set bits for indices i and up, i + 1 and up
-_AT = [-1 << i for i in range(NIBBLES)]
-_AFTER = [-1 << (i + 1) for i in range(NIBBLES)]
+# _UPTO[i], _BELOW[i]: the set bits for indices i and down, i - 1 and down
+_UPTO = [(2 << i) - 1 for i in range(NIBBLES)]
+_BELOW = [(1 << i) - 1 for i in range(NIBBLES)]
 # _SET_BITS[m]: the indices of the bits set in m (12 bits), lowest first; _SET_BITS_HIGH for
 # the next 12 bits
 _SET_BITS = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(4096))
 _SET_BITS_HIGH = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
+_INDEX_BITS = tuple(1 << i for i in range(NIBBLES))  # index i -> its bit
+_SHIFTS = tuple(4 * p for p in range(NIBBLES))  # point -> the shift to its nibble
+_NO_HITS = (0,) * NIBBLES
+# _BELOW_BY[d][p]: the point a die of d leads to from p (0 and below: off the board)
+_BELOW_BY = [tuple(p - d for p in range(NIBBLES)) for d in range(7)]
 
 
 def _set_bits(mask: int) -> tuple[int, ...]:
     return _SET_BITS[mask & 4095] + _SET_BITS_HIGH[mask >> 12]
 
 
-def _double_keys(key: int, ge2: int, blot: int, d: int, need: int, reachable: int) -> list[int]:
+def _double_keys(
+    key: int, ge2: int, blot: int, d: int, need: int, held_points: int, reachable: int
+) -> list[int]:
     """The results of the common double, ``need`` (3 or 4) moves and none can bear off.
 
     Then a step is legal whenever its source holds a checker, and the sources of a
     play never rise. The sources are the ``reachable`` points (a bit each) whose
-    move is not blocked, highest first; each move is from an index at or after the
-    last one. A set of candidate indices is a bit mask: those still holding a
-    checker, then after a move the source only while one is left there, and the
-    point the checker landed on. One comprehension walks it all: each play costs no
-    Python statement, and none makes a path (see :func:`_doubles`). Empty when
-    fewer moves than ``need`` can be played.
+    move is not blocked, numbered from the lowest; ``held_points`` those holding a
+    checker now. Each move is from an index at or below the last one. A set of
+    candidate indices is a bit mask: those still holding a checker, then after a
+    move the source only while one is left there, and the point the checker landed
+    on. One comprehension walks it all: each play costs no Python statement, and
+    none makes a path (see :func:`_doubles`). The tables it reads are made with
+    ``map``, not a Python loop. Empty when fewer moves than ``need`` can be played.
     """
-    delta = _DELTA[d]
-    sources: list[int] = []
-    deltas: list[int] = []
-    hits: list[int] = []
-    held = 0  # the indices holding a checker now
-    reachable &= -2 << d  # no bear-off: sources above the die only
-    while reachable:
-        s = reachable.bit_length() - 1
-        reachable ^= 1 << s
-        bit = _OPP_BIT[s - d]
-        if not ge2 & bit:
-            if key >> (4 * s) & 15:
-                held |= 1 << len(sources)
-            sources.append(s)
-            deltas.append(delta[s])
-            hits.append(_HIT[s - d] if blot & bit else 0)
-    shifts = [4 * s for s in sources]
-    index = {s: 1 << i for i, s in enumerate(sources)}
-    lands = [index.get(s - d, 0) for s in sources]  # the index a move lands on, as a bit
+    reachable &= ~(_their_points(ge2) << d) & (-2 << d)  # open landings, no bear-off
+    sources = _points(reachable)
+    index = dict(zip(sources, _INDEX_BITS, strict=False))  # point -> its index's bit
+    held = sum(map(index.__getitem__, _points(held_points & reachable)))
+    deltas = list(map(_DELTA[d].__getitem__, sources))
+    shifts = list(map(_SHIFTS.__getitem__, sources))
+    # the index a move lands on, as a bit (0 when it lands where no move of this die starts)
+    lands = list(map(index.get, map(_BELOW_BY[d].__getitem__, sources), _NO_HITS))
+    hit = reachable & _their_points(blot) << d if blot else 0
+    hits: Sequence[int] = [_HIT[s - d] if hit >> s & 1 else 0 for s in sources] if hit else _NO_HITS
     bits = _SET_BITS.__getitem__ if len(sources) <= 12 else _set_bits
-    at, after = _AT, _AFTER
+    upto, below = _UPTO, _BELOW
     if need == 3:
         return [
             (k2 + deltas[i2]) | hits[i2]
             for i0 in bits(held)
             for k1 in ((key + deltas[i0]) | hits[i0],)
-            for m1 in ((held & (at[i0] if k1 >> shifts[i0] & 15 else after[i0])) | lands[i0],)
+            for m1 in ((held & (upto[i0] if k1 >> shifts[i0] & 15 else below[i0])) | lands[i0],)
             for i1 in bits(m1)
             for k2 in ((k1 + deltas[i1]) | hits[i1],)
-            for i2 in bits((m1 & (at[i1] if k2 >> shifts[i1] & 15 else after[i1])) | lands[i1])
+            for i2 in bits((m1 & (upto[i1] if k2 >> shifts[i1] & 15 else below[i1])) | lands[i1])
         ]
     return [
         (k3 + deltas[i3]) | hits[i3]
         for i0 in bits(held)
         for k1 in ((key + deltas[i0]) | hits[i0],)
-        for m1 in ((held & (at[i0] if k1 >> shifts[i0] & 15 else after[i0])) | lands[i0],)
+        for m1 in ((held & (upto[i0] if k1 >> shifts[i0] & 15 else below[i0])) | lands[i0],)
         for i1 in bits(m1)
         for k2 in ((k1 + deltas[i1]) | hits[i1],)
-        for m2 in ((m1 & (at[i1] if k2 >> shifts[i1] & 15 else after[i1])) | lands[i1],)
+        for m2 in ((m1 & (upto[i1] if k2 >> shifts[i1] & 15 else below[i1])) | lands[i1],)
         for i2 in bits(m2)
         for k3 in ((k2 + deltas[i2]) | hits[i2],)
-        for i3 in bits((m2 & (at[i2] if k3 >> shifts[i2] & 15 else after[i2])) | lands[i2])
+        for i3 in bits((m2 & (upto[i2] if k3 >> shifts[i2] & 15 else below[i2])) | lands[i2])
     ]
 
 
