@@ -242,11 +242,12 @@ def _bench_games(count: int, seed: int, repeat: int) -> int:
         turns = 0
         for _ in range(count):
             game = Game(dice=dice)
+            while game.phase is Phase.OPENING:
+                game.roll_opening()
             while not game.over:
-                if game.phase is Phase.OPENING:
-                    game.roll_opening()
-                elif game.legal_plays:
-                    game.play(chooser.choice(game.legal_plays))
+                plays = game.legal_plays
+                if plays:
+                    game.play(chooser.choice(plays))
                     turns += 1
                 else:
                     game.roll()
