@@ -283,13 +283,14 @@ class Game:
 
     @property
     def legal_plays(self) -> Sequence[Play]:
-        """The legal plays of the dice rolled (empty before the roll), in the order of
-        :func:`rules.movegen.legal_plays`.
+        """The legal plays of the dice rolled (empty before the roll): those of
+        :func:`rules.movegen.legal_plays`, not always in its order.
 
-        Listed when the roll is checked for a play, or on first use: replaying a written
+        Counted when the roll is checked for a play, or on first use: replaying a written
         play does not need them (see :func:`rules.notation.resolve_play`). A
         :class:`~rules.movegen.LegalPlays`: each play is made when first read, since a
-        turn reads one.
+        turn reads one, and the commonest rolls are not even searched until the whole
+        list is wanted.
         """
         legal = self._legal
         if legal is None:
@@ -459,7 +460,7 @@ class Game:
         self.log.append(tuple.__new__(Action, entry))
         if pass_if_no_play:
             legal = self._legal = LegalPlays(position, rolled)
-            if not legal.found:
+            if not len(legal):
                 self._pass_turn(rolled)
         else:
             self._legal = None

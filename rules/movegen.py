@@ -26,7 +26,7 @@ a fast path with no per-step legality checks beyond occupancy.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TypeGuard, overload
+from typing import NamedTuple, TypeGuard, overload
 
 from .errors import InvalidDiceError
 from .messages import Message
@@ -50,7 +50,7 @@ _DELTA = [[0] * NIBBLES] + [
 
 
 # Plays found by a search: resulting key -> the first path reaching it (order flag, sources...)
-Found = dict[int, tuple[int, ...] | None]  # None: a double's path, told by its result
+Found = dict[int, tuple[int, ...] | None]  # None: a path told by its result (Play.steps)
 
 
 _make = tuple.__new__
@@ -92,27 +92,51 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
 
 
 class LegalPlays(Sequence[Play]):
-    """The legal plays of one roll, as :func:`legal_plays` lists them, made into plays when read.
+    """The legal plays of one roll, made into plays when read.
 
     What a game hands out as its legal plays. A turn's list is mostly counted, tested
     for a play and read once (a player, a bot or a log takes one play of it), and a
     :class:`Play` costs more to make than the search spends finding it: so the
     search's results are kept, and a play is made the first time it is read (the
     same object every time after). Membership is one lookup of the play's result.
+
+    The commonest roll, two different dice with no checker on the bar and no
+    bear-off in reach, is not even searched until the whole list is wanted: its
+    plays are counted and the one read is worked out from its place in the list
+    (see :class:`_Pairs`). Indexing and iterating give the same order, which
+    for those rolls is not :func:`legal_plays`' order; the plays are the same.
     """
 
-    __slots__ = ("_keys", "_made", "_position", "_roll", "found")
+    __slots__ = ("_count", "_found", "_keys", "_made", "_pairs", "_position", "_roll")
 
     def __init__(self, position: Position, roll: tuple[int, int]) -> None:
         self._position = position
         self._roll = roll
-        # each result -> its path, in the order listed
-        self.found = search(position[0], position[1], roll[0], roll[1])
+        mine, theirs = position
+        first, second = roll
+        pairs = _count_pairs(mine, theirs, first, second) if first != second else None
+        self._pairs = pairs
+        if pairs is None:
+            # each result -> its path, in the order listed
+            self._found: Found | None = search(mine, theirs, first, second)
+            self._count = len(self._found)
+        else:
+            self._found = None  # searched when the whole list is wanted
+            self._count = pairs.total
         self._keys: list[int] | None = None  # the results in order, listed when indexed
         self._made: dict[int, Play] = {}
 
+    @property
+    def found(self) -> Found:
+        """Each result's key -> its path (None: told by the result), in the list's order."""
+        found = self._found
+        if found is None:
+            assert self._pairs is not None
+            found = self._found = dict.fromkeys(self._pairs.keys())
+        return found
+
     def __len__(self) -> int:
-        return len(self.found)
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> Play: ...
@@ -123,13 +147,24 @@ class LegalPlays(Sequence[Play]):
     def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
         if isinstance(index, slice):
             return tuple(self)[index]
-        keys = self._keys
-        if keys is None:
-            keys = self._keys = list(self.found)
-        key = keys[index]
+        pairs = self._pairs
+        if pairs is not None and self._found is None:
+            count = self._count
+            if index < 0:
+                index += count
+            if not 0 <= index < count:
+                raise IndexError("legal play index out of range")
+            key = pairs.key(index)
+            path = None
+        else:
+            keys = self._keys
+            if keys is None:
+                keys = self._keys = list(self.found)
+            key = keys[index]
+            path = self.found[key]
         play = self._made.get(key)
         if play is None:
-            play = self._made[key] = _make(Play, (self._position, self.found[key], key, self._roll))
+            play = self._made[key] = _make(Play, (self._position, path, key, self._roll))
         return play
 
     def __iter__(self) -> Iterator[Play]:
@@ -311,6 +346,129 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     if steps_a and (a > b or not steps_b):
         return _firsts(mine, steps_a, 0)
     return _firsts(mine, steps_b, 1)
+
+
+class _Pairs(NamedTuple):
+    """The plays of two different dice, nothing on the bar, no bear-off in reach: counted.
+
+    The rolls :func:`_fast_pair` searches, known here from bit masks of the board
+    alone (a bit a point), so a random player or a bot that reads one play of the
+    list never pays for the rest. Every step's legality depends on the starting
+    board only, and the plays are of two kinds, each result once:
+
+    - two checkers, one from s1 by die a and one from s2 by b: every pair of a
+      source of a and a source of b, except one lone checker moving twice from its
+      point, and the pairs where one lands where the other starts (s2 = s1 - a, or
+      s1 = s2 - b), which end as one checker moving both dice;
+    - one checker moving both dice from s: one result, or two when a blot stands
+      on one of the two points it can pass (hitting it or not ends differently).
+
+    Two plays of the first kind never end alike (their sources or landings
+    differ), nor like one of the second (which moves one checker, not two). The
+    list is the pairs, s1 then s2 from the lowest point, then the single checkers,
+    each by a first then b. Made by :func:`_count_pairs`.
+    """
+
+    mine: int  # the mover's side before the play
+    a: int  # the dice as given
+    b: int
+    blots: int  # the opponent's blots, a bit each at the mover's points
+    lone: int  # the mover's points holding one checker
+    firsts: int  # the sources of a
+    seconds: int  # the sources of b
+    pairs: int  # how many plays of two checkers, listed first
+    total: int  # how many plays
+    singles: int  # the sources of one checker moving both dice
+    via_a: int  # those that may go by a first
+    split: int  # those whose two ways end differently
+
+    def key(self, index: int) -> int:
+        """The result of the play at ``index`` (0 <= index < total) in the list's order."""
+        mine, a, b, blots, lone, firsts, seconds, pairs, _, singles, via_a, split = self
+        if index < pairs:
+            for s1 in _points(firsts):
+                # the sources of b that make no pair with s1 (see the class)
+                row = seconds & ~((lone & 1 << s1) | 1 << (s1 - a) | 1 << (s1 + b))
+                size = row.bit_count()
+                if index < size:
+                    s2 = _points(row)[index]
+                    k1 = (mine + _DELTA[a][s1]) | (_HIT[s1 - a] if blots >> (s1 - a) & 1 else 0)
+                    return (k1 + _DELTA[b][s2]) | (_HIT[s2 - b] if blots >> (s2 - b) & 1 else 0)
+                index -= size
+            raise IndexError("legal play index out of range")
+        index -= pairs
+        for s in _points(singles):
+            first_a = via_a >> s & 1
+            if index == 0:
+                return _one_checker(mine, blots, s, a, b, s - a if first_a else s - b)
+            if first_a and split >> s & 1:
+                if index == 1:
+                    return _one_checker(mine, blots, s, a, b, s - b)
+                index -= 2
+            else:
+                index -= 1
+        raise IndexError("legal play index out of range")
+
+    def keys(self) -> list[int]:
+        """Every result, in the list's order."""
+        mine, a, b, blots, lone, firsts, seconds, _, _, singles, via_a, split = self
+        keys = []
+        delta = _DELTA[b]
+        for s1 in _points(firsts):
+            k1 = (mine + _DELTA[a][s1]) | (_HIT[s1 - a] if blots >> (s1 - a) & 1 else 0)
+            row = seconds & ~((lone & 1 << s1) | 1 << (s1 - a) | 1 << (s1 + b))
+            for s2 in _points(row):
+                keys.append((k1 + delta[s2]) | (_HIT[s2 - b] if blots >> (s2 - b) & 1 else 0))
+        for s in _points(singles):
+            first_a = via_a >> s & 1
+            if first_a:
+                keys.append(_one_checker(mine, blots, s, a, b, s - a))
+            if not first_a or split >> s & 1:
+                keys.append(_one_checker(mine, blots, s, a, b, s - b))
+        return keys
+
+
+def _count_pairs(mine: int, theirs: int, a: int, b: int) -> _Pairs | None:
+    """The plays of a roll of two different dice, counted (see :class:`_Pairs`).
+
+    None for a roll of another kind, or with no play of both dice (the search then
+    finds which one die is played, WBF 17).
+    """
+    if mine & _BAR_NIB:
+        return None
+    outside = mine & _OUTSIDE
+    if not (outside & _TWO_UP or outside & (outside - 1)):
+        return None  # a bear-off may come within reach: the search
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    blot = theirs & _LOW & ~ge2
+    blocked = _their_points(ge2)
+    blots = _their_points(blot) if blot else 0
+    occupied = _occupied_bits(mine)
+    lone = int(format(mine & ~(mine >> 1 | mine >> 2 | mine >> 3) & _POINT_LOWS, "x"), 2)
+    firsts = occupied & ~(blocked << a) & (-2 << a)  # sources of a: above a, landing open
+    seconds = occupied & ~(blocked << b) & (-2 << b)
+    pairs = (
+        firsts.bit_count() * seconds.bit_count()
+        - (firsts & seconds & lone).bit_count()  # a lone checker cannot leave its point twice
+        - (firsts & seconds << a).bit_count()  # s2 = s1 - a: one checker moving on
+        - (firsts & seconds >> b).bit_count()  # s1 = s2 - b: the same
+    )
+    ends = occupied & ~(blocked << (a + b)) & (-2 << (a + b))
+    via_a, via_b = ends & firsts, ends & seconds
+    split = via_a & via_b & (blots << a | blots << b)  # hitting on the way or not
+    singles = via_a | via_b
+    total = pairs + singles.bit_count() + split.bit_count()
+    if not total:
+        return None
+    fields = (mine, a, b, blots, lone, firsts, seconds, pairs, total, singles, via_a, split)
+    return _make(_Pairs, fields)
+
+
+def _one_checker(mine: int, blots: int, s: int, a: int, b: int, via: int) -> int:
+    """The result of one checker moving both dice from ``s`` by way of ``via``."""
+    end = s - a - b
+    key = mine + _NIB[end] - _NIB[s]
+    return key | (_HIT[via] if blots >> via & 1 else 0) | (_HIT[end] if blots >> end & 1 else 0)
 
 
 def _firsts(mine: int, steps: list[tuple[int, int, int]], flag: int) -> Found:
@@ -631,6 +789,18 @@ def reaching_plays(position: Position, roll: tuple[int, int], side: int) -> tupl
             for key, path in _reaching(position[0], position[1], roll[0], roll[1], side).items()
         ]
     )
+
+
+def pair_path(position: Position, key: int, dice: tuple[int, int]) -> tuple[int, ...]:
+    """The path the search would keep for a play of two different dice, from its result.
+
+    For the plays :class:`LegalPlays` counts rather than searches (see :class:`_Pairs`):
+    their notation is worked out when asked for, gnubg's as the search gives it.
+    """
+    found = _reaching(position[0], position[1], dice[0], dice[1], key & _SIDE)
+    path = found.get(key)
+    assert path is not None, "a counted play is always a play of both dice"
+    return path
 
 
 def _reaching(mine: int, theirs: int, first: int, second: int, target: int) -> Found:

@@ -15,7 +15,7 @@ from .position import NIBBLES, Position
 
 if TYPE_CHECKING:
     # (position before, path, key, dice); path = (order flag, source, ...), or None for a
-    # double's play, whose path its result tells (see double_path)
+    # play whose path its result tells (see double_path, and rules.movegen.pair_path)
     _Layout = tuple[Position, tuple[int, ...] | None, int, tuple[int, int]]
 else:
     _Layout = tuple
@@ -110,8 +110,12 @@ class Play(_Layout):
     def steps(self) -> tuple[Step, ...]:
         """The checker moves in the order played, one per die used."""
         position, path, dice = self[0], self[1], self[3]
-        if path is None:
+        if path is None and dice[0] == dice[1]:
             path = double_path(position, self[2], dice[0])
+        elif path is None:
+            from .movegen import pair_path  # movegen makes plays: imported when first needed
+
+            path = pair_path(position, self[2], dice)
         sources = path[1:]
         order: tuple[int, ...]
         if dice[0] == dice[1]:
