@@ -100,29 +100,35 @@ class LegalPlays(Sequence[Play]):
     search's results are kept, and a play is made the first time it is read (the
     same object every time after). Membership is one lookup of the play's result.
 
-    The commonest roll, two different dice with no checker on the bar and no
-    bear-off in reach, is not even searched until the whole list is wanted: its
-    plays are counted and the one read is worked out from its place in the list
-    (see :class:`_Pairs`). Indexing and iterating give the same order, which
-    for those rolls is not :func:`legal_plays`' order; the plays are the same.
+    The commonest rolls are not even searched until the whole list is wanted: two
+    different dice with no checker on the bar and no bear-off in reach (see
+    :class:`_Pairs`), and a double that plays four (or, after entering, three) and
+    cannot bear off (see :class:`_DoubleCount`). Their plays are counted and the
+    one read is worked out from its place in the list. Indexing and iterating give
+    the same order, which for those rolls is not :func:`legal_plays`' order; the
+    plays are the same.
     """
 
-    __slots__ = ("_count", "_found", "_keys", "_made", "_pairs", "_position", "_roll")
+    __slots__ = ("_count", "_counted", "_found", "_keys", "_made", "_position", "_roll")
 
     def __init__(self, position: Position, roll: tuple[int, int]) -> None:
         self._position = position
         self._roll = roll
         mine, theirs = position
         first, second = roll
-        pairs = _count_pairs(mine, theirs, first, second) if first != second else None
-        self._pairs = pairs
-        if pairs is None:
+        counted: _Pairs | _DoubleCount | None = (
+            _count_pairs(mine, theirs, first, second)
+            if first != second
+            else _DoubleCount.of(mine, theirs, first)
+        )
+        self._counted = counted
+        if counted is None:
             # each result -> its path, in the order listed
             self._found: Found | None = search(mine, theirs, first, second)
             self._count = len(self._found)
         else:
-            self._found = None  # searched when the whole list is wanted
-            self._count = pairs.total
+            self._found = None  # listed when the whole list is wanted
+            self._count = counted.total
         self._keys: list[int] | None = None  # the results in order, listed when indexed
         self._made: dict[int, Play] = {}
 
@@ -131,8 +137,8 @@ class LegalPlays(Sequence[Play]):
         """Each result's key -> its path (None: told by the result), in the list's order."""
         found = self._found
         if found is None:
-            assert self._pairs is not None
-            found = self._found = dict.fromkeys(self._pairs.keys())
+            assert self._counted is not None
+            found = self._found = dict.fromkeys(self._counted.keys())
         return found
 
     def __len__(self) -> int:
@@ -147,14 +153,14 @@ class LegalPlays(Sequence[Play]):
     def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
         if isinstance(index, slice):
             return tuple(self)[index]
-        pairs = self._pairs
-        if pairs is not None and self._found is None:
+        counted = self._counted
+        if counted is not None and self._found is None:
             count = self._count
             if index < 0:
                 index += count
             if not 0 <= index < count:
                 raise IndexError("legal play index out of range")
-            key = pairs.key(index)
+            key = counted.key(index)
             path = None
         else:
             keys = self._keys
@@ -569,6 +575,144 @@ def _best_single(singles: list[tuple[int, int, int, int]]) -> Found:
         if die == high and key not in found:
             found[key] = (flag, source)
     return found
+
+
+# Counting polynomials are packed in one integer, a coefficient every _DIGIT bits: the
+# product of two is then one multiplication in C (no count of plays comes near 2**32)
+_DIGIT = 32
+_COEFFICIENT = (1 << _DIGIT) - 1
+# _CHAINS[(counts, moves)]: for a chain of points d apart holding ``counts`` checkers, top
+# first, and at most ``moves`` moves: its ways of playing k moves, k = 0..moves, each way the
+# moves from each point (the plays with k moves, packed as above; the ways, by k)
+# keyed by the counts packed as they stand on the board (see _DoubleCount.of), the die,
+# the chain's length and the moves
+_CHAINS: dict[int, tuple[int, list[list[tuple[int, ...]]]]] = {}
+_CHAINS_KEPT = 65536
+# _SPREAD[d][n]: a nibble every d nibbles, n of them: a chain's counts, from its lowest point
+_SPREAD = [[0] * NIBBLES] + [
+    [sum(15 << (4 * d * i) for i in range(n)) for n in range(NIBBLES)] for d in range(1, 7)
+]
+
+
+def _chain_ways(counts: tuple[int, ...], moves: int) -> tuple[int, list[list[tuple[int, ...]]]]:
+    """Every way of playing up to ``moves`` moves of a die down a chain of points.
+
+    A chain is a run of sources one die apart, top first: a point can move its own
+    checkers and those the point above sent it, and sends its moves to the next.
+    """
+    ways: list[list[tuple[int, ...]]] = [[] for _ in range(moves + 1)]
+
+    def walk(at: int, arrived: int, used: int, made: tuple[int, ...]) -> None:
+        if at == len(counts):
+            ways[used].append(made)
+            return
+        for here in range(min(counts[at] + arrived, moves - used) + 1):
+            walk(at + 1, here, used + here, (*made, here))
+
+    walk(0, 0, 0, ())
+    packed = sum(len(way) << (_DIGIT * k) for k, way in enumerate(ways))
+    return packed, ways
+
+
+class _DoubleCount:
+    """A double's plays, counted: four moves (three after entering), none bearing off.
+
+    The plays :func:`_double_keys` lists, without listing them. The sources split
+    into chains, runs of points one die apart where each sends its checkers on to
+    the next; a chain's moves never touch another chain's checkers. So the count
+    of plays is the coefficient of x**need in the product of the chains' counting
+    polynomials, and a chain's ways are kept by the checkers its points hold, which
+    boards share. Plays are listed chain by chain (moves in the first chain from
+    none up, then the rest), each chain's ways in the order made.
+    """
+
+    __slots__ = ("base", "blots", "chains", "d", "need", "rests", "total")
+
+    base: int  # the mover's side after entering, if a checker entered
+    d: int  # the die
+    need: int  # the moves to play on the board
+    blots: int  # the opponent's blots, a bit each at the mover's points
+    chains: list[tuple[range, int, list[list[tuple[int, ...]]]]]  # points, packed, ways
+    rests: list[int]  # the packed ways of the chains from each on
+    total: int  # how many plays
+
+    @classmethod
+    def of(cls, mine: int, theirs: int, d: int) -> _DoubleCount | None:
+        """The count, or None for a double of another kind (the search lists those)."""
+        ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+        blot = theirs & _LOW & ~ge2
+        bar = mine >> 100 & 15
+        key, need = mine, 4
+        if bar:
+            t = 25 - d
+            if bar > 1 or ge2 & _OPP_BIT[t]:
+                return None  # two or more to enter, or a dance: the search
+            key, need = (mine + _DELTA[d][25]) | (_HIT[t] if blot & _OPP_BIT[t] else 0), 3
+        if _outside_count(key) < need:
+            return None  # a bear-off may come within reach: the search
+        occupied = _occupied_bits(key)
+        reachable = (occupied | occupied >> d | occupied >> 2 * d | occupied >> 3 * d) & ~1
+        sources = reachable & ~(_their_points(ge2) << d) & (-2 << d)
+        chains = []
+        spread = _SPREAD[d]
+        for top in reversed(_points(sources & ~(sources >> d))):  # no source a die above
+            while not key >> (4 * top) & 15 and sources >> (top - d) & 1:
+                top -= d  # an empty point with nothing coming from above moves nothing
+            if not key >> (4 * top) & 15:
+                continue  # nothing in the chain to move
+            bottom = top
+            while sources >> (bottom - d) & 1:
+                bottom -= d
+            length = (top - bottom) // d + 1
+            # the chain's counts, one nibble each d nibbles apart, and what tells it apart
+            held = key >> (4 * bottom) & spread[length]
+            known = held << 16 | d << 8 | length << 3 | need
+            ways = _CHAINS.get(known)
+            if ways is None:
+                counts = tuple(held >> (4 * d * i) & 15 for i in reversed(range(length)))
+                if len(_CHAINS) >= _CHAINS_KEPT:
+                    _CHAINS.clear()
+                ways = _CHAINS[known] = _chain_ways(counts, need)
+            chains.append((range(top, bottom - 1, -d), ways[0], ways[1]))
+        # rests[i]: the ways of the chains from i on, packed; the last is "no chain: 1 way"
+        rests = [1]
+        for _, packed, _ in reversed(chains):
+            rests.append(rests[-1] * packed)
+        rests.reverse()
+        total = rests[0] >> (_DIGIT * need) & _COEFFICIENT
+        if not total:
+            return None  # fewer moves can be played: the search finds how many (WBF 16)
+        self = cls()
+        self.base, self.d, self.need, self.total = key, d, need, total
+        self.blots = _their_points(blot) if blot else 0
+        self.chains, self.rests = chains, rests
+        return self
+
+    def key(self, index: int) -> int:
+        """The result of the play at ``index`` (0 <= index < total) in the list's order."""
+        key, d, blots, left = self.base, self.d, self.blots, self.need
+        delta = _DELTA[d]
+        for (points, packed, ways), rest in zip(self.chains, self.rests[1:], strict=True):
+            for moves in range(left + 1):
+                here = packed >> (_DIGIT * moves) & _COEFFICIENT
+                after = rest >> (_DIGIT * (left - moves)) & _COEFFICIENT
+                if index < here * after:
+                    way, index = divmod(index, after)
+                    if moves:
+                        for point, count in zip(points, ways[moves][way], strict=True):
+                            if count:
+                                hit = _HIT[point - d] if blots >> (point - d) & 1 else 0
+                                key = (key + count * delta[point]) | hit
+                        left -= moves
+                    break
+                index -= here * after
+            if not left:
+                break
+        return key
+
+    def keys(self) -> list[int]:
+        """Every result, in the list's order."""
+        return [self.key(index) for index in range(self.total)]
 
 
 def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
