@@ -581,37 +581,86 @@ def _best_single(singles: list[tuple[int, int, int, int]]) -> Found:
 # product of two is then one multiplication in C (no count of plays comes near 2**32)
 _DIGIT = 32
 _COEFFICIENT = (1 << _DIGIT) - 1
-# _CHAINS[(counts, moves)]: for a chain of points d apart holding ``counts`` checkers, top
-# first, and at most ``moves`` moves: its ways of playing k moves, k = 0..moves, each way the
-# moves from each point (the plays with k moves, packed as above; the ways, by k)
-# keyed by the counts packed as they stand on the board (see _DoubleCount.of), the die,
-# the chain's length and the moves
-_CHAINS: dict[int, tuple[int, list[list[tuple[int, ...]]]]] = {}
+# A chain of a double's sources (see _DoubleCount), made once for the checkers it holds:
+# its counting polynomial (its ways of playing k moves, k = 0..moves, packed as above),
+# the same as a tuple by k, for each point the ways of the points below it (see
+# _chain), its counts top first, and for a chain of few ways the ways themselves, by k
+_Chain = tuple[
+    int,
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    tuple[tuple[tuple[int, ...], ...], ...] | None,
+]
+# _CHAINS[...]: keyed by its counts packed as they stand on the board, the die, the
+# chain's length and the moves
+_CHAINS: dict[int, _Chain] = {}
 _CHAINS_KEPT = 65536
+_FEW_WAYS = 48  # listed rather than found one at a time (see _chain_way)
 # _SPREAD[d][n]: a nibble every d nibbles, n of them: a chain's counts, from its lowest point
 _SPREAD = [[0] * NIBBLES] + [
     [sum(15 << (4 * d * i) for i in range(n)) for n in range(NIBBLES)] for d in range(1, 7)
 ]
 
 
-def _chain_ways(counts: tuple[int, ...], moves: int) -> tuple[int, list[list[tuple[int, ...]]]]:
-    """Every way of playing up to ``moves`` moves of a die down a chain of points.
+def _chain(counts: tuple[int, ...], moves: int) -> _Chain:
+    """A chain's counting polynomial up to ``moves`` moves of a die, and what finds its ways.
 
     A chain is a run of sources one die apart, top first: a point can move its own
-    checkers and those the point above sent it, and sends its moves to the next.
+    checkers and those the point above sent it, and sends its moves on to the next.
+    From the bottom up, ``after[a]`` counts the ways of the points below when ``a``
+    checkers arrive: a point's ways are its own k moves (at most its checkers and
+    those arrived) times the ways below with k arriving, a sum over k. Each point's
+    ``after`` is kept, to find one way from its place in the list; a chain of few
+    ways lists them all once, in the same order.
     """
-    ways: list[list[tuple[int, ...]]] = [[] for _ in range(moves + 1)]
+    low = (1 << (_DIGIT * (moves + 1))) - 1  # the coefficients of x**0 .. x**moves
+    after = (1,) * (moves + 1)
+    below = []
+    for count in reversed(counts):
+        below.append(after)
+        sums, total = [], 0
+        for k in range(moves + 1):
+            total += after[k] << (_DIGIT * k)
+            sums.append(total & low)
+        after = tuple([sums[min(count + arrived, moves)] for arrived in range(moves + 1)])
+    below.reverse()
+    packed = after[0]
+    by_moves = tuple([packed >> (_DIGIT * k) & _COEFFICIENT for k in range(moves + 1)])
+    ways = None
+    if sum(by_moves) <= _FEW_WAYS:
+        # moves from each point, from the top: fewest first, as _chain_way reads them
+        partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]  # way, used, arriving
+        for count in counts:
+            partial = [
+                ((*way, here), used + here, here)
+                for way, used, arrived in partial
+                for here in range(min(count + arrived, moves - used) + 1)
+            ]
+        ways = tuple(tuple(way for way, used, _ in partial if used == k) for k in range(moves + 1))
+    return packed, by_moves, tuple(below), counts, ways
 
-    def walk(at: int, arrived: int, used: int, made: tuple[int, ...]) -> None:
-        if at == len(counts):
-            ways[used].append(made)
-            return
-        for here in range(min(counts[at] + arrived, moves - used) + 1):
-            walk(at + 1, here, used + here, (*made, here))
 
-    walk(0, 0, 0, ())
-    packed = sum(len(way) << (_DIGIT * k) for k, way in enumerate(ways))
-    return packed, ways
+def _chain_way(
+    counts: tuple[int, ...], below: tuple[tuple[int, ...], ...], moves: int, index: int
+) -> list[int]:
+    """The moves from each point of the chain's way at ``index`` of those with ``moves``.
+
+    Ways in the order of the moves from the top point, then the next, fewest first:
+    each choice leaves as many ways as the points below can make of the rest.
+    """
+    way = []
+    arrived, left = 0, moves
+    for count, after in zip(counts, below, strict=True):
+        for here in range(min(count + arrived, left) + 1):
+            ways = after[here] >> (_DIGIT * (left - here)) & _COEFFICIENT
+            if index < ways:
+                break
+            index -= ways
+        way.append(here)
+        left -= here
+        arrived = here
+    return way
 
 
 class _DoubleCount:
@@ -632,7 +681,7 @@ class _DoubleCount:
     d: int  # the die
     need: int  # the moves to play on the board
     blots: int  # the opponent's blots, a bit each at the mover's points
-    chains: list[tuple[range, int, list[list[tuple[int, ...]]]]]  # points, packed, ways
+    chains: list[tuple[range, _Chain]]  # each chain's points, top first, and what it holds
     rests: list[int]  # the packed ways of the chains from each on
     total: int  # how many plays
 
@@ -667,17 +716,17 @@ class _DoubleCount:
             # the chain's counts, one nibble each d nibbles apart, and what tells it apart
             held = key >> (4 * bottom) & spread[length]
             known = held << 16 | d << 8 | length << 3 | need
-            ways = _CHAINS.get(known)
-            if ways is None:
-                counts = tuple(held >> (4 * d * i) & 15 for i in reversed(range(length)))
+            chain = _CHAINS.get(known)
+            if chain is None:
+                counts = tuple([held >> (4 * d * i) & 15 for i in reversed(range(length))])
                 if len(_CHAINS) >= _CHAINS_KEPT:
                     _CHAINS.clear()
-                ways = _CHAINS[known] = _chain_ways(counts, need)
-            chains.append((range(top, bottom - 1, -d), ways[0], ways[1]))
+                chain = _CHAINS[known] = _chain(counts, need)
+            chains.append((range(top, bottom - 1, -d), chain))
         # rests[i]: the ways of the chains from i on, packed; the last is "no chain: 1 way"
         rests = [1]
-        for _, packed, _ in reversed(chains):
-            rests.append(rests[-1] * packed)
+        for _, chain in reversed(chains):
+            rests.append(rests[-1] * chain[0])
         rests.reverse()
         total = rests[0] >> (_DIGIT * need) & _COEFFICIENT
         if not total:
@@ -692,20 +741,25 @@ class _DoubleCount:
         """The result of the play at ``index`` (0 <= index < total) in the list's order."""
         key, d, blots, left = self.base, self.d, self.blots, self.need
         delta = _DELTA[d]
-        for (points, packed, ways), rest in zip(self.chains, self.rests[1:], strict=True):
+        rests = self.rests
+        for at, (points, (_, by_moves, below, counts, ways)) in enumerate(self.chains, 1):
+            rest = rests[at]
             for moves in range(left + 1):
-                here = packed >> (_DIGIT * moves) & _COEFFICIENT
-                after = rest >> (_DIGIT * (left - moves)) & _COEFFICIENT
-                if index < here * after:
-                    way, index = divmod(index, after)
+                block = by_moves[moves] * (rest >> (_DIGIT * (left - moves)) & _COEFFICIENT)
+                if index < block:
                     if moves:
-                        for point, count in zip(points, ways[moves][way], strict=True):
+                        way, index = divmod(index, block // by_moves[moves])
+                        if ways is not None:
+                            chosen: Sequence[int] = ways[moves][way]
+                        else:
+                            chosen = _chain_way(counts, below, moves, way)
+                        for point, count in zip(points, chosen, strict=True):
                             if count:
                                 hit = _HIT[point - d] if blots >> (point - d) & 1 else 0
                                 key = (key + count * delta[point]) | hit
                         left -= moves
                     break
-                index -= here * after
+                index -= block
             if not left:
                 break
         return key
