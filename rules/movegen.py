@@ -102,8 +102,9 @@ class LegalPlays(Sequence[Play]):
 
     The commonest rolls are not even searched until the whole list is wanted: two
     different dice with no checker on the bar and no bear-off in reach (see
-    :class:`_Pairs`), and a double that plays four (or, after entering, three) and
-    cannot bear off (see :class:`_DoubleCount`). Their plays are counted and the
+    :class:`_Pairs`) or with one checker on the bar (see :class:`_Entering`), and
+    a double that plays four (or, after entering, three) and cannot bear off (see
+    :class:`_DoubleCount`). Their plays are counted and the
     one read is worked out from its place in the list. Indexing and iterating give
     the same order, which for those rolls is not :func:`legal_plays`' order; the
     plays are the same.
@@ -116,11 +117,13 @@ class LegalPlays(Sequence[Play]):
         self._roll = roll
         mine, theirs = position
         first, second = roll
-        counted: _Pairs | _DoubleCount | None = (
-            _count_pairs(mine, theirs, first, second)
-            if first != second
-            else _DoubleCount.of(mine, theirs, first)
-        )
+        counted: _Pairs | _Entering | _DoubleCount | None
+        if first == second:
+            counted = _DoubleCount.of(mine, theirs, first)
+        elif mine & _BAR_NIB:
+            counted = _count_entering(mine, theirs, first, second)
+        else:
+            counted = _count_pairs(mine, theirs, first, second)
         self._counted = counted
         if counted is None:
             # each result -> its path, in the order listed
@@ -468,6 +471,69 @@ def _count_pairs(mine: int, theirs: int, a: int, b: int) -> _Pairs | None:
         return None
     fields = (mine, a, b, blots, lone, firsts, seconds, pairs, total, singles, via_a, split)
     return _make(_Pairs, fields)
+
+
+class _Entering(NamedTuple):
+    """The plays of two different dice with one checker on the bar: counted.
+
+    It enters with one die (WBF 20-21), and any checker, itself too, moves the
+    other: bit masks of the board tell every such play. With a die entered first,
+    each source of the other gives its own result; the two orders end alike only
+    when the entered checker goes on with the other die and hits nothing on
+    either point where it could enter (then that play is listed once, with a
+    first). The list is the plays entering with a, sources from the lowest point,
+    then those entering with b. Made by :func:`_count_entering`.
+    """
+
+    mine: int  # the mover's side before the play
+    a: int  # the dice as given
+    b: int
+    blots: int  # the opponent's blots, a bit each at the mover's points
+    after_a: int  # the sources of b once a has entered (0: it cannot enter)
+    after_b: int  # the sources of a once b has entered, less the play listed with a first
+    total: int  # how many plays
+
+    def key(self, index: int) -> int:
+        """The result of the play at ``index`` (0 <= index < total) in the list's order."""
+        mine, a, b, blots, after_a, after_b, _ = self
+        first = after_a.bit_count()
+        if index >= first:
+            index -= first
+            a, b, after_a = b, a, after_b
+        s = _points(after_a)[index]
+        entered = (mine + _DELTA[a][25]) | (_HIT[25 - a] if blots >> (25 - a) & 1 else 0)
+        return (entered + _DELTA[b][s]) | (_HIT[s - b] if blots >> (s - b) & 1 else 0)
+
+    def keys(self) -> list[int]:
+        """Every result, in the list's order."""
+        return [self.key(index) for index in range(self.total)]
+
+
+def _count_entering(mine: int, theirs: int, a: int, b: int) -> _Entering | None:
+    """The plays of a roll of two different dice with one checker on the bar, counted.
+
+    None for another roll, or when no play moves both dice (a dance, or a checker
+    that enters and cannot go on: the search finds which die is played, WBF 17).
+    """
+    if mine >> 100 & 15 != 1:
+        return None
+    ge2 = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _LOW
+    blot = theirs & _LOW & ~ge2
+    blocked = _their_points(ge2)
+    blots = _their_points(blot) if blot else 0
+    occupied = _occupied_bits(mine)
+    in_a, in_b = 25 - a, 25 - b  # where each die enters
+    after_a = after_b = 0
+    if not blocked >> in_a & 1:
+        after_a = (occupied | 1 << in_a) & ~(blocked << b) & (-2 << b)
+    if not blocked >> in_b & 1:
+        after_b = (occupied | 1 << in_b) & ~(blocked << a) & (-2 << a)
+    if after_a >> in_a & 1 and after_b >> in_b & 1 and not (blots >> in_a | blots >> in_b) & 1:
+        after_b &= ~(1 << in_b)  # on to 25 - a - b either way, hitting nothing on the way
+    total = after_a.bit_count() + after_b.bit_count()
+    if not total:
+        return None
+    return _make(_Entering, (mine, a, b, blots, after_a, after_b, total))
 
 
 def _one_checker(mine: int, blots: int, s: int, a: int, b: int, via: int) -> int:
