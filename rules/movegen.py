@@ -154,26 +154,27 @@ class LegalPlays(Sequence[Play]):
     def __getitem__(self, index: slice) -> tuple[Play, ...]: ...
 
     def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
+        counted = self._counted
+        if counted is not None and self._found is None and type(index) is int:
+            # one play of a counted list: found from its place (the commonest read)
+            if not 0 <= index < self._count:
+                if not -self._count <= index < 0:
+                    raise IndexError("legal play index out of range")
+                index += self._count
+            key = counted.key(index)
+            play = self._made.get(key)
+            if play is None:
+                play = self._made[key] = _make(Play, (self._position, None, key, self._roll))
+            return play
         if isinstance(index, slice):
             return tuple(self)[index]
-        counted = self._counted
-        if counted is not None and self._found is None:
-            count = self._count
-            if index < 0:
-                index += count
-            if not 0 <= index < count:
-                raise IndexError("legal play index out of range")
-            key = counted.key(index)
-            path = None
-        else:
-            keys = self._keys
-            if keys is None:
-                keys = self._keys = list(self.found)
-            key = keys[index]
-            path = self.found[key]
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = list(self.found)
+        key = keys[index]
         play = self._made.get(key)
         if play is None:
-            play = self._made[key] = _make(Play, (self._position, path, key, self._roll))
+            play = self._made[key] = _make(Play, (self._position, self.found[key], key, self._roll))
         return play
 
     def __iter__(self) -> Iterator[Play]:
@@ -555,19 +556,25 @@ def _pair_near_home(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     """Two different dice, nothing on the bar, at most one checker outside: bear-off in reach.
 
     The search of :func:`_general` without its recursion: each order of the dice,
-    sources from the highest, every step checked (WBF 18, 22).
+    sources from the highest, every step checked (WBF 18, 22). The points held
+    after the first step are those before, less its source if it was the last
+    there, and plus where it landed.
     """
     found: Found = {}
     singles = []
+    occupied = _occupied_bits(mine)
     for flag, x, y in ((0, a, b), (1, b, a)):
         paths = _PAIR_PATHS[flag]
-        for s1 in reversed(_occupied(mine)):  # highest first, as gnubg
+        for s1 in reversed(_points(occupied)):  # highest first, as gnubg
             k1 = _step(mine, ge2, blot, s1, x)
             if k1 < 0:
                 continue
             row = paths[s1]
             moved = False
-            for s2 in reversed(_occupied(k1)):
+            held = occupied if mine >> (4 * s1) & 15 > 1 else occupied & ~(1 << s1)
+            if s1 > x:
+                held |= 1 << (s1 - x)
+            for s2 in reversed(_points(held)):
                 k2 = _step(k1, ge2, blot, s2, y)
                 if k2 >= 0:
                     moved = True
