@@ -483,7 +483,7 @@ class Game:
             self._require(Phase.MOVE, _NOT_NOW_PLAY)
         illegal: IllegalPlayError | None = None
         legal = self._legal
-        if legal is not None and legal.made(play):
+        if legal is not None and type(play) is Play and legal.made(play):
             chosen: Play | None = play  # read from this turn's list: legal
         elif isinstance(play, Play):
             if play not in self.legal_plays:  # one lookup (see LegalPlays)
@@ -504,9 +504,15 @@ class Game:
             after, written = chosen.result, chosen
         else:
             after, written = apply_written(self.position, str(play)), str(play).strip()
+        # Half of every turn: _finish_turn and _log written out, as in roll()
         mover = self.turn
-        self._finish_turn(after)
-        # Half of every turn: _log written out, as in roll()
+        self._played_dice = self.dice
+        self.turns[mover] += 1
+        self.position = after
+        self.turn = 1 - mover
+        self.dice = None
+        self._legal = None
+        self.phase = _ROLL
         reason, why = (illegal.cited, str(illegal)) if illegal else (None, None)
         state = self._turn_states[1 - mover].get(None)
         if state is None or self.context is not self._keyed_context:
