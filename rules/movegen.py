@@ -40,6 +40,7 @@ _NIB = [1 << (4 * i) for i in range(NIBBLES)]
 _OPP_BIT = [0] + [1 << (4 * (25 - t)) for t in range(1, 25)] + [0]  # my point t -> their nibble
 _HIT = [1 << (_HIT_SHIFT + t) for t in range(NIBBLES)]
 _OUTSIDE = sum(15 << (4 * i) for i in range(7, 26))  # points 7-24 and the bar
+_OUTSIDE_POINTS = sum(1 << p for p in range(7, 25))  # points 7-24, a bit each
 _ABOVE = [sum(15 << (4 * i) for i in range(s + 1, 26)) for s in range(NIBBLES)]
 _BAR_NIB = 15 << (4 * 25)
 _TWO_UP = _OUTSIDE & ~_LOW  # a count of 2 or more on an outside point
@@ -253,6 +254,23 @@ def _outside_count(mine: int) -> int:
         + 4 * (outside >> 2 & _LOW).bit_count()
         + 8 * (outside >> 3 & _LOW).bit_count()
     )
+
+
+def _no_bear_off(key: int, d: int, need: int) -> bool:
+    """Whether ``need`` moves of ``d`` leave no move to bear off with (WBF 22).
+
+    A checker bears off only once every checker is home, and each outside needs a
+    move or more to come home: as many as it is dice away from it, at least.
+    """
+    outside = _outside_count(key)
+    if outside >= need:
+        return True
+    if not outside:
+        return False
+    moves = 0
+    for point in _points(_occupied_bits(key) & _OUTSIDE_POINTS):
+        moves += (key >> (4 * point) & 15) * -(-(point - 6) // d)
+    return moves >= need
 
 
 def _occupied(mine: int) -> tuple[int, ...]:
@@ -737,7 +755,7 @@ def _chain_way(
 
 
 class _DoubleCount:
-    """A double's plays, counted: four moves (three after entering), none bearing off.
+    """A double's plays, counted: the moves left after entering, none bearing off.
 
     The plays :func:`_double_keys` lists, without listing them. The sources split
     into chains, runs of points one die apart where each sends its checkers on to
@@ -767,10 +785,11 @@ class _DoubleCount:
         key, need = mine, 4
         if bar:
             t = 25 - d
-            if bar > 1 or ge2 & _OPP_BIT[t]:
-                return None  # two or more to enter, or a dance: the search
-            key, need = (mine + _DELTA[d][25]) | (_HIT[t] if blot & _OPP_BIT[t] else 0), 3
-        if _outside_count(key) < need:
+            if bar > 3 or ge2 & _OPP_BIT[t]:
+                return None  # four or more to enter, or a dance: the search
+            hit = _HIT[t] if blot & _OPP_BIT[t] else 0
+            key, need = (mine + bar * _DELTA[d][25]) | hit, 4 - bar  # all enter first (WBF 20)
+        if not _no_bear_off(key, d, need):
             return None  # a bear-off may come within reach: the search
         occupied = _occupied_bits(key)
         reachable = (occupied | occupied >> d | occupied >> 2 * d | occupied >> 3 * d) & ~1
@@ -867,8 +886,7 @@ def _doubles(mine: int, ge2: int, blot: int, d: int) -> Found:
     # Only points a checker can stand on during the turn: occupied now, or 1-3 dice below one.
     occupied = _occupied_bits(key)
     reachable = (occupied | occupied >> d | occupied >> 2 * d | occupied >> 3 * d) & ~1
-    if need >= 3 and _outside_count(key) >= need:
-        # every checker outside needs a move to come home first: none can bear off (WBF 22)
+    if need >= 3 and _no_bear_off(key, d, need):
         keys = _double_keys(key, ge2, blot, d, need, reachable & occupied, reachable)
         if keys:
             return dict.fromkeys(keys)
