@@ -233,6 +233,8 @@ _STATES: dict[tuple[object, ...], MatchState] = {}
 # The phases a turn passes through, read as plain globals: an Enum member is a class
 # attribute lookup, and a random-play turn reads a phase half a dozen times
 _ROLL, _MOVE, _OVER = Phase.ROLL, Phase.MOVE, Phase.OVER
+_ROLLED, _PLAY = Act.ROLL, Act.PLAY  # the same for the two actions of every turn
+_new_tuple = tuple.__new__
 
 # Dice sources whose rolls are two dice 1-6 by construction, so a roll needs no check
 _TRUSTED_DICE = (SecureDice, SeededDice)
@@ -456,8 +458,8 @@ class Game:
         state = self._turn_states[turn].get(rolled)
         if state is None or self.context is not self._keyed_context:
             state = self._turn_state(rolled)
-        entry = (Act.ROLL, turn, rolled, None, None, None, None, None, position, state, None)
-        self.log.append(tuple.__new__(Action, entry))
+        entry = (_ROLLED, turn, rolled, None, None, None, None, None, position, state, None)
+        self.log.append(_new_tuple(Action, entry))
         if pass_if_no_play:
             legal = self._legal = LegalPlays(position, rolled)
             if not len(legal):
@@ -505,8 +507,8 @@ class Game:
         else:
             after, written = apply_written(self.position, str(play)), str(play).strip()
         # Half of every turn: _finish_turn and _log written out, as in roll()
-        mover = self.turn
-        self._played_dice = self.dice
+        mover, dice = self.turn, self.dice
+        self._played_dice = dice
         self.turns[mover] += 1
         self.position = after
         self.turn = 1 - mover
@@ -517,9 +519,8 @@ class Game:
         state = self._turn_states[1 - mover].get(None)
         if state is None or self.context is not self._keyed_context:
             state = self._turn_state(None)
-        dice = self._played_dice
-        entry = (Act.PLAY, mover, dice, written, None, None, why, None, after, state, reason)
-        self.log.append(tuple.__new__(Action, entry))
+        entry = (_PLAY, mover, dice, written, None, None, why, None, after, state, reason)
+        self.log.append(_new_tuple(Action, entry))
         if after[1] & 15 == CHECKERS:
             self._end_by_bearing_off(mover, after)
         return chosen
