@@ -21,6 +21,10 @@ Speed: a side is a packed integer (see :mod:`rules.position`), a step adds a
 precomputed delta and ORs a hit bit, and results are deduplicated by that
 integer. Positions with no checker on the bar and no bear-off within reach take
 a fast path with no per-step legality checks beyond occupancy.
+
+A game's list of plays (:class:`LegalPlays`) counts the plays of the commonest
+rolls rather than searching them, and works out the one play read from its
+place in the list: a random player or a bot reads one play a turn.
 """
 
 from __future__ import annotations
