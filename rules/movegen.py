@@ -213,7 +213,6 @@ class LegalPlays(Sequence[Play]):
 
 
 _POINT_LOWS = sum(1 << (4 * i) for i in range(1, 25))
-_NIBBLE_LOWS_24 = _POINT_LOWS >> 4  # the same, one nibble lower
 # _POINTS_LOW[m], _POINTS_HIGH[m]: the points 1-12 and 13-24 marked by the 12 bits of m,
 # lowest first
 _POINTS_LOW = tuple(tuple(i + 1 for i in range(12) if m >> i & 1) for m in range(4096))
@@ -277,17 +276,6 @@ def _no_bear_off(key: int, d: int, need: int) -> bool:
     return moves >= need
 
 
-def _occupied(mine: int) -> tuple[int, ...]:
-    """The points 1-24 where the mover has checkers, lowest first.
-
-    Found in C, not a Python loop over the points: the nibbles' low bits, written
-    in hexadecimal, are a string of 0s and 1s, read back in base 2 as one bit a point.
-    """
-    side = mine >> 4  # point p's nibble at p - 1: the bar's falls outside the mask
-    bits = int(format((side | side >> 1 | side >> 2 | side >> 3) & _NIBBLE_LOWS_24, "x"), 2)
-    return _POINTS_LOW[bits & 4095] + _POINTS_HIGH[bits >> 12]
-
-
 def _occupied_bits(mine: int) -> int:
     """The points 1-24 where the mover has checkers, as bits (bit p for point p).
 
@@ -338,7 +326,7 @@ def _fast_pair(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     so each result keeps the path gnubg finds first (and so gnubg's notation).
     """
     found: Found = {}
-    occupied = _occupied(mine)  # lowest first: the reverse of gnubg's order
+    occupied = _points(_occupied_bits(mine))  # lowest first: the reverse of gnubg's order
     steps_a = _single_steps(mine, ge2, blot, a, occupied)
     steps_b = _single_steps(mine, ge2, blot, b, occupied)
     # gnubg's second pass, b then a: only a checker that moves twice adds a play
@@ -641,7 +629,7 @@ def _pair_from_bar(mine: int, ge2: int, blot: int, a: int, b: int) -> Found:
     # found in both orders needs the first path (the dice as given) kept.
     found: Found = {}
     singles = []
-    occupied = _occupied(mine)
+    occupied = _points(_occupied_bits(mine))
     for x, (flag, k1) in entered.items():
         y = b if x == a else a
         steps = _single_steps(k1, ge2, blot, y, occupied)
