@@ -239,7 +239,10 @@ _new_tuple = tuple.__new__
 # Dice sources whose rolls are two dice 1-6 by construction, so a roll needs no check
 _TRUSTED_DICE = (SecureDice, SeededDice)
 _STATES_KEPT = 8192
-# The states of a turn (see Game._turn_state): by context and cube, then player and dice
+# The states of a turn (see Game._turn_state): by context and cube, then player and dice.
+# Some 70 states a context and cube: a money session's score changes every game, so a
+# long session would keep 150,000 of them (17 MB) for contexts that never come back.
+_TURN_STATES_KEPT = 256
 _TURN_STATES: dict[tuple[object, ...], tuple[dict[object, MatchState], ...]] = {}
 
 
@@ -747,7 +750,7 @@ class Game:
         basis = (self._context_key, self.cube, self.cube_owner)
         states = _TURN_STATES.get(basis)
         if states is None:
-            if len(_TURN_STATES) >= _STATES_KEPT:
+            if len(_TURN_STATES) >= _TURN_STATES_KEPT:
                 _TURN_STATES.clear()
             states = _TURN_STATES[basis] = ({}, {})
         self._turn_states = states
