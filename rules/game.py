@@ -229,6 +229,12 @@ class Action(_ActionLayout):
 # The match states logged so far, by what they are made of (see Game._state): a value for
 # each roll of each player at each score and cube, which every game of a session repeats.
 _STATES: dict[tuple[object, ...], MatchState] = {}
+# The contexts (length, score, Crawford) games have been played in. A context's states are
+# shared from its second game on: a money session's score changes every game, and keeping
+# the states of contexts that never come back made the collector walk them again and again
+# (a sixth of a long log's replay), while matches' contexts (0-0 of a 7-point match) recur.
+_CONTEXTS_SEEN: set[tuple[object, ...]] = set()
+_CONTEXTS_KEPT = 8192
 
 # The phases a turn passes through, read as plain globals: an Enum member is a class
 # attribute lookup, and a random-play turn reads a phase half a dozen times
@@ -239,9 +245,8 @@ _new_tuple = tuple.__new__
 # Dice sources whose rolls are two dice 1-6 by construction, so a roll needs no check
 _TRUSTED_DICE = (SecureDice, SeededDice)
 _STATES_KEPT = 8192
-# The states of a turn (see Game._turn_state): by context and cube, then player and dice.
-# Some 70 states a context and cube: a money session's score changes every game, so a
-# long session would keep 150,000 of them (17 MB) for contexts that never come back.
+# The states of a turn (see Game._turn_state): by context and cube, then player and dice;
+# some 70 states a context and cube
 _TURN_STATES_KEPT = 256
 _TURN_STATES: dict[tuple[object, ...], tuple[dict[object, MatchState], ...]] = {}
 
@@ -272,6 +277,9 @@ class Game:
         self._before_resign = Phase.ROLL
         self._keyed_context: GameContext | None = None  # the context _context_key was read from
         self._context_key: tuple[object, ...] = ()
+        # where this game keeps its states: shared by all games once its context recurs
+        self._states: dict[tuple[object, ...], MatchState] = {}
+        self._all_turn_states: dict[tuple[object, ...], tuple[dict[object, MatchState], ...]] = {}
         self._played_dice: tuple[int, int] | None = None
         # each player's match states while a turn is rolled and played, by the dice (None
         # before the roll), for this context and cube (see _turn_state)
@@ -742,17 +750,19 @@ class Game:
 
         Then nothing is offered and the game is not over, so the state follows from
         the player on roll and the dice, once the context and the cube are known: the
-        states of each context and cube are kept for every game (``_TURN_STATES``), and
-        roll() and play() look theirs up in ``self._turn_states``, which this method
-        points at the right ones whenever the lookup misses.
+        states of each context and cube are kept (``_TURN_STATES`` once the context
+        recurs, see ``_CONTEXTS_SEEN``), and roll() and play() look theirs up in
+        ``self._turn_states``, which this method points at the right ones whenever the
+        lookup misses.
         """
         state = self._state()  # reads the context again if it changed
         basis = (self._context_key, self.cube, self.cube_owner)
-        states = _TURN_STATES.get(basis)
+        kept = self._all_turn_states
+        states = kept.get(basis)
         if states is None:
-            if len(_TURN_STATES) >= _TURN_STATES_KEPT:
-                _TURN_STATES.clear()
-            states = _TURN_STATES[basis] = ({}, {})
+            if len(kept) >= _TURN_STATES_KEPT:
+                kept.clear()
+            states = kept[basis] = ({}, {})
         self._turn_states = states
         states[self.turn][dice] = state
         return state
@@ -760,12 +770,20 @@ class Game:
     def _state(self) -> MatchState:
         """:attr:`match_state`, for the log: a game logs two a turn, and they repeat.
 
-        Shared by all games (see ``_STATES``), by everything it is made of.
+        Shared by all games of a context that recurs (see ``_STATES``), by everything
+        it is made of.
         """
         context = self.context
         if context is not self._keyed_context:  # read once a game (a context is a value)
             self._keyed_context = context
-            self._context_key = (context.length, context.score, context.crawford)
+            self._context_key = known = (context.length, context.score, context.crawford)
+            if known in _CONTEXTS_SEEN:
+                self._states, self._all_turn_states = _STATES, _TURN_STATES
+            else:
+                if len(_CONTEXTS_SEEN) >= _CONTEXTS_KEPT:
+                    _CONTEXTS_SEEN.clear()
+                _CONTEXTS_SEEN.add(known)
+                self._states, self._all_turn_states = {}, {}
         key = (
             self._context_key,
             self.phase._value_,  # a plain str: Enum's own __hash__ is Python code
@@ -777,9 +795,10 @@ class Game:
             self.offer,
             self.result,
         )  # everything match_state reads
-        state = _STATES.get(key)
+        kept = self._states
+        state = kept.get(key)
         if state is None:
-            if len(_STATES) >= _STATES_KEPT:
-                _STATES.clear()  # a server's scores and cubes add up; start over now and then
-            state = _STATES[key] = self.match_state
+            if len(kept) >= _STATES_KEPT:
+                kept.clear()  # a server's scores and cubes add up; start over now and then
+            state = kept[key] = self.match_state
         return state
