@@ -36,7 +36,7 @@ Message('points', {'count': 1})
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -566,13 +566,13 @@ class _GameReplay:
 
     def run(self) -> _GameReplay:
         entries = self.record.entries
+        handlers = _HANDLERS
         for index, entry in enumerate(entries):
             if self.unplayed is not None:
                 self.settle(entry)
             self.next_entry = entries[index + 1] if index + 1 < len(entries) else None
-            handler = getattr(self, f"on_{entry.kind.value}")
             try:
-                handler(entry)
+                handlers[entry.kind](self, entry)
             except RulesError as error:  # an action the engine refuses that no check above named
                 refused = Message("log-refused", {"entry": repr(entry.text), "reason": error.cited})
                 self.problem(entry, ProblemKind.RULES, refused)
@@ -968,6 +968,13 @@ class _GameReplay:
             return
         self.game.resign(Resignation(level), player=loser)
         self.game.accept_resignation()
+
+
+# What each kind of entry does, looked up once a kind: a long log has a few hundred
+# thousand entries
+_HANDLERS: dict[EntryKind, Callable[[_GameReplay, Entry], None]] = {
+    kind: getattr(_GameReplay, f"on_{kind.value}") for kind in EntryKind
+}
 
 
 def _how(result: GameResult) -> Message:
