@@ -240,6 +240,7 @@ _CONTEXTS_KEPT = 8192
 # attribute lookup, and a random-play turn reads a phase half a dozen times
 _ROLL, _MOVE, _OVER = Phase.ROLL, Phase.MOVE, Phase.OVER
 _ROLLED, _PLAY = Act.ROLL, Act.PLAY  # the same for the two actions of every turn
+_PLAYING, _NO_RESIGNATION = GameState.PLAYING, Resignation.NONE
 _new_tuple = tuple.__new__
 
 # Dice sources whose rolls are two dice 1-6 by construction, so a roll needs no check
@@ -755,8 +756,11 @@ class Game:
         ``self._turn_states``, which this method points at the right ones whenever the
         lookup misses.
         """
-        state = self._state()  # reads the context again if it changed
-        basis = (self._context_key, self.cube, self.cube_owner)
+        context = self.context
+        if context is not self._keyed_context:
+            self._key_context(context)
+        cube, owner, turn = self.cube, self.cube_owner, self.turn
+        basis = (self._context_key, cube, owner)
         kept = self._all_turn_states
         states = kept.get(basis)
         if states is None:
@@ -764,8 +768,24 @@ class Game:
                 kept.clear()
             states = kept[basis] = ({}, {})
         self._turn_states = states
-        states[self.turn][dice] = state
+        # what match_state says then, made at once: a game makes some forty of them
+        state = states[turn][dice] = MatchState(
+            context.length, context.score, cube, owner, turn, turn, context.crawford,
+            _PLAYING, False, _NO_RESIGNATION, dice,
+        )  # fmt: skip
         return state
+
+    def _key_context(self, context: GameContext) -> None:
+        """Read the context once a game (a context is a value), and choose where states are kept."""
+        self._keyed_context = context
+        self._context_key = known = (context.length, context.score, context.crawford)
+        if known in _CONTEXTS_SEEN:
+            self._states, self._all_turn_states = _STATES, _TURN_STATES
+        else:
+            if len(_CONTEXTS_SEEN) >= _CONTEXTS_KEPT:
+                _CONTEXTS_SEEN.clear()
+            _CONTEXTS_SEEN.add(known)
+            self._states, self._all_turn_states = {}, {}
 
     def _state(self) -> MatchState:
         """:attr:`match_state`, for the log: a game logs two a turn, and they repeat.
@@ -773,17 +793,8 @@ class Game:
         Shared by all games of a context that recurs (see ``_STATES``), by everything
         it is made of.
         """
-        context = self.context
-        if context is not self._keyed_context:  # read once a game (a context is a value)
-            self._keyed_context = context
-            self._context_key = known = (context.length, context.score, context.crawford)
-            if known in _CONTEXTS_SEEN:
-                self._states, self._all_turn_states = _STATES, _TURN_STATES
-            else:
-                if len(_CONTEXTS_SEEN) >= _CONTEXTS_KEPT:
-                    _CONTEXTS_SEEN.clear()
-                _CONTEXTS_SEEN.add(known)
-                self._states, self._all_turn_states = {}, {}
+        if self.context is not self._keyed_context:
+            self._key_context(self.context)
         key = (
             self._context_key,
             self.phase._value_,  # a plain str: Enum's own __hash__ is Python code
