@@ -163,7 +163,8 @@ def long_log(megabytes: float, seed: int) -> str:
     The engine plays both sides (random legal plays; doubles, takes, drops and
     resignations at random where the rules allow) and writes the session with
     ``rules.replay.written_games`` and ``rules.matfile.format_mat``, so the same seed
-    gives the same file.
+    gives the same file with the same engine (a play is picked by its place in the list of
+    legal plays, whose order may change: delete the folder to write it again).
     """
     size = int(megabytes * 1_000_000)
     folder = os.path.join(tempfile.gettempdir(), "crawford-bench")
