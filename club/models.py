@@ -152,6 +152,10 @@ class AuditEntry(models.Model):
         verbose_name=_("who"),
     )
     user_name = models.CharField(_("who"), max_length=150, blank=True)  # as they were named then
+    # brought by a tournament file: the file's claim of who acted (its user name kept here),
+    # never an account of this site (a file can name anyone), and shown as the file's
+    imported = models.BooleanField(_("imported"), default=False)
+    imported_username = models.CharField(max_length=150, blank=True)
     code = models.CharField(_("change"), max_length=40)
     params = models.JSONField(default=dict, blank=True)
     before = models.JSONField(_("before"), null=True, blank=True)
@@ -171,6 +175,16 @@ class AuditEntry(models.Model):
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit trail")
         indexes = [models.Index(fields=["subject_type", "subject_id"], name="audit_subject")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(imported=False) | models.Q(user__isnull=True),
+                name="audit_imported_names_no_account",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(imported=True) | models.Q(imported_username=""),
+                name="audit_claimed_name_only_imported",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.user_name or '—'}: {self.code}"
@@ -182,3 +196,26 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AuditEntryIsPermanent("audit entries are never deleted")
+
+
+class KeptUpload(models.Model):
+    """A file uploaded for a preview, kept on the server until its uploader confirms it.
+
+    The confirmation names it by its key instead of posting the file back (a large file
+    would pass the limit of a form's fields); only the account that uploaded it may take
+    it, and once: the confirmation deletes it in its own transaction. Kept in the database,
+    not the cache, so every worker sees it and an outage of the cache stops no import
+    (see :mod:`club.uploads`).
+    """
+
+    key = models.CharField(max_length=64, unique=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=40)  # what the file is: "tournament"
+    data = models.BinaryField()  # the file as uploaded, compressed (zlib)
+    kept_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=~models.Q(key=""), name="upload_has_a_key")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.kept_at:%Y-%m-%d %H:%M}"
