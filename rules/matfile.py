@@ -33,6 +33,7 @@ from enum import Enum
 from .errors import MatFileError
 from .messages import Message
 from .position import Variation
+from .text import one_line
 
 
 class EntryKind(Enum):
@@ -486,9 +487,14 @@ def format_mat(
     Names of any length read back: where gnubg lets a long left name's score run into
     the right name, a space is kept between them. A name the score line alone would
     not give back (one holding " : ", or ending like a rating, "Rossi, 7") is also
-    written in ``Player 1`` and ``Player 2`` tags, which the reader takes whole. Names
-    cannot hold a line break (no name in a .mat file can).
+    written in ``Player 1`` and ``Player 2`` tags, which the reader takes whole.
+
+    No field of a .mat file can hold a line break, whatever a name stored long ago holds:
+    names and tags are written on one line (:func:`rules.text.one_line`), and a name left
+    empty by it is written "?".
     """
+    players = (one_line(players[0]) or "?", one_line(players[1]) or "?")
+    tags = [(one_line(key), one_line(value)) for key, value in tags]
     score_lines = [_score_line(players, game.score) for game in games]
     if any(
         _read_score_line(line) != (players, game.score, (None, None))

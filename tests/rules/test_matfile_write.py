@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rules.errors import MatFileError
 from rules.matfile import EntryKind, WrittenGame, format_mat, read_mat
 from rules.replay import replay_match, written_games
+from rules.text import one_line
 from tests.conftest import ROOT
 from tests.rules.helpers import StrictTranslator, mutated, random_match
 from tests.rules.test_replay import CORPUS, READING, as_gnubg_reads
@@ -227,6 +228,35 @@ def test_a_match_with_any_names_writes_and_reads_back(names, seed, length):
         win = game.entries[-1]
         assert (win.kind, win.player, win.value) == (EntryKind.WIN, sent.winner, sent.points)
     assert replay_match(record).problems == ()
+
+
+# names stored before the site kept them on one line (issue 23.5): line breaks and hidden
+# characters anywhere in them, or only those
+STRAY = st.sampled_from(list("\r\n\t\v\f\x1c\x85\u2028\u2029\x00\x1b\u200b\ufeff\u202e\u2066"))
+STORED_NAMES = st.lists(NAME_ALPHABET | STRAY, min_size=1, max_size=120).map("".join)
+
+
+@settings(max_examples=100)
+@given(names=st.tuples(STORED_NAMES, STORED_NAMES), seed=st.integers(0, 10**6))
+def test_names_with_line_breaks_are_written_on_one_line_and_read_back(names, seed):
+    _, games = random_match(seed, 3)
+    written = written_games(games)
+    tags = [("Event", f"Open{names[0]}"), ("Site", "Crawford")]
+    text = format_mat(length=3, players=names, games=written, tags=tags)
+    record = read_mat(text)
+    shown = tuple(one_line(name) or "?" for name in names)
+    assert record.players == shown
+    assert [(g.players, g.score) for g in record.games] == [(shown, w.score) for w in written]
+    assert record.tag("Event") == one_line(f"Open{names[0]}")
+    assert all(line.isprintable() or not line for line in text.split("\n"))
+    assert replay_match(record).problems == ()
+
+
+def test_a_name_stored_across_lines_is_one_line_in_the_file():
+    game = WrittenGame(score=(0, 0), cells=())
+    text = format_mat(length=1, players=("Anna\r\nRossi", "Bruno\u202e"), games=[game])
+    assert text.splitlines()[3].startswith(" Anna Rossi : 0 ")
+    assert read_mat(text).players == ("Anna Rossi", "Bruno")
 
 
 def test_a_long_left_name_leaves_a_gap_before_the_right_one():
