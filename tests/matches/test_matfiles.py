@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from club.policy import SYSTEM
 from club.services import player_create
@@ -122,3 +123,21 @@ def test_a_file_that_cannot_be_this_match_s_log_is_refused_through_the_page(
     response = director_client.post(reverse("match_import", args=[match.pk]), {"file": upload})
     assert said in response.content.decode()
     assert not BoardGame.objects.filter(match=match).exists()
+
+
+def test_the_export_of_a_match_whose_names_hold_line_breaks_reads_back(
+    match5, record, director, client
+):
+    """Issue 23.5: names stored before the site kept them on one line, and a player's own
+    name with a right-to-left override, still give a file the site reads back."""
+    from club.models import Player
+
+    Player.objects.filter(pk=match5.player_a_id).update(name="Anna\r\nRossi")
+    Player.objects.filter(pk=match5.player_b_id).update(name="Bruno \u202eiggaM")
+    record(match5, 0)
+    response = client.get(reverse("match_export", args=[match5.pk]))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert read_mat(text).players == ("Anna Rossi", "Bruno iggaM")
+    replay = replay_match(read_mat(text))  # a 5-point match at 1-0: unfinished, not broken
+    assert [(g.winner, g.points) for g in replay.games] == [(0, 1)]
