@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.text import one_line
+
 COLUMNS = ("name", "club", "country", "email", "phone")
 # a header as a spreadsheet may write it (lower case, spaces and dots aside) -> its column
 HEADERS = {
@@ -56,7 +58,9 @@ class CsvRefused(ValueError):
 
 @dataclass(frozen=True)
 class Row:
-    """One player's row, as written (spaces around each cell aside); ``line``: where it starts."""
+    """One player's row, as written (each cell made one line: a quoted cell may hold line
+    breaks, and a player's details never do, :func:`rules.text.one_line`); ``line``: where
+    it starts."""
 
     line: int
     name: str = ""
@@ -128,7 +132,7 @@ def rows_read(text: str) -> list[Row]:
     try:
         for cells in reader:
             line, start = start, reader.line_num + 1
-            if not any(cell.strip() for cell in cells):
+            if not any(one_line(cell) for cell in cells):
                 continue
             if columns is None:
                 columns = _columns(cells)
@@ -139,9 +143,9 @@ def rows_read(text: str) -> list[Row]:
             extra = []
             for index, cell in enumerate(cells):
                 if index in columns:
-                    values[columns[index]] = cell.strip()
-                elif cell.strip():
-                    extra.append(cell.strip())
+                    values[columns[index]] = one_line(cell)
+                elif one_line(cell):
+                    extra.append(one_line(cell))
             rows.append(Row(line=line, extra=tuple(extra), **values))
     except csv.Error as error:
         raise CsvRefused("malformed", {"line": reader.line_num}) from error

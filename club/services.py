@@ -15,6 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rules.text import one_line
+
 from .audit import audit_record
 from .csvimport import Row
 from .models import Invitation, Player
@@ -29,6 +31,9 @@ from .policy import (
 from .selectors import ImportLine, players_import_preview
 
 PLAYER_FIELDS = ("name", "club", "country", "email", "phone")
+# Every detail of a player is one line of text (issue 23.5): the forms refuse line breaks
+# and hidden characters in plain words; a service stores whatever it is given made one
+# line (rules.text.one_line), whoever calls it: a form, a players' file, the admin.
 
 
 def _facts(player: Player) -> dict[str, Any]:
@@ -57,10 +62,15 @@ def _player_insert(
     *, name: str, club: str, country: str, email: str, phone: str, user: Any
 ) -> Player:
     """A new player and its audit entry, in the caller's transaction, the policy asked."""
-    if not name.strip():
+    name = one_line(name)
+    if not name:
         raise ValidationError(_("A player needs a name."))
     player = Player.objects.create(
-        name=name.strip(), club=club, country=country, email=email, phone=phone
+        name=name,
+        club=one_line(club),
+        country=one_line(country),
+        email=one_line(email),
+        phone=one_line(phone),
     )
     audit_record(
         user=user,
@@ -107,9 +117,7 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
         before = _facts(locked)
         for field in PLAYER_FIELDS:
             if field in changes:
-                setattr(
-                    locked, field, changes[field].strip() if field == "name" else changes[field]
-                )
+                setattr(locked, field, one_line(changes[field]))
         if "account" in changes:
             locked.user = changes["account"]
         if not locked.name:
@@ -321,13 +329,12 @@ def player_sign_up(
     ask to enter: :func:`tournaments.services.entry_request_sign_up`); someone signed in
     already has an account and is refused."""
     require(user is SYSTEM or not getattr(user, "is_authenticated", False))
-    if not name.strip():
+    name, club, email, phone = one_line(name), one_line(club), one_line(email), one_line(phone)
+    if not name:
         raise ValidationError(_("A player needs a name."))
     with transaction.atomic():
         account = _account_new(username=username, password=password, email=email)
-        player = Player.objects.create(
-            name=name.strip(), club=club.strip(), email=email, phone=phone, user=account
-        )
+        player = Player.objects.create(name=name, club=club, email=email, phone=phone, user=account)
         audit_record(
             user=account,
             code="player.signed_up",

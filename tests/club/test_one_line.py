@@ -1,0 +1,90 @@
+"""Issue 23.5: a player's details are one line, whoever writes them.
+
+The forms refuse a line break or a hidden character in plain words; the services store
+what they are given made one line (:func:`rules.text.one_line`), for the callers that are
+not forms: a players' file, the admin, a script.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from club.csvimport import rows_read
+from club.models import AuditEntry, Player
+from club.policy import SYSTEM
+from club.services import player_create, player_sign_up, player_update, players_import
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-Long-pass-phrase-9"
+
+
+def details(player: Player) -> tuple[str, ...]:
+    return (player.name, player.club, player.country, player.email, player.phone)
+
+
+def test_a_player_registered_with_line_breaks_is_stored_on_one_line(director):
+    player = player_create(
+        name="Anna\r\nRossi\u202e",
+        club="Circolo\nMilano",
+        country="Italia\x00",
+        email="anna@example.org\n",
+        phone="+39\t02 1234",
+        user=director,
+    )
+    player.refresh_from_db()
+    assert details(player) == (
+        "Anna Rossi",
+        "Circolo Milano",
+        "Italia",
+        "anna@example.org",
+        "+39 02 1234",
+    )
+    assert AuditEntry.objects.get(code="player.created").params == {"name": "Anna Rossi"}
+
+
+def test_a_name_of_nothing_but_hidden_characters_is_no_name(director):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match="needs a name"):
+        player_create(name="\u202e\u200b\r\n", user=director)
+    assert not Player.objects.exists()
+
+
+def test_a_change_by_the_director_or_the_player_is_stored_on_one_line(anna, director, member):
+    player_update(player=anna, user=director, name="Anna\u2028Rossi", club="Roma\r\n")
+    anna.refresh_from_db()
+    assert (anna.name, anna.club) == ("Anna Rossi", "Roma")
+    Player.objects.filter(pk=anna.pk).update(user=member)
+    player_update(player=anna, user=member, name="Anna \u202eissoR", phone="333\n444")
+    anna.refresh_from_db()
+    assert (anna.name, anna.phone) == ("Anna issoR", "333 444")
+
+
+def test_a_visitor_signing_up_is_stored_on_one_line():
+    player, account = player_sign_up(
+        username="carla",
+        password=PASSWORD,
+        name="Carla\nVerdi",
+        club="\u2066Torino\u2069",
+        email="carla@example.org",
+        phone="",
+        user=AnonymousUser(),
+    )
+    player.refresh_from_db()
+    assert (player.name, player.club, player.user_id) == ("Carla Verdi", "Torino", account.pk)
+
+
+def test_a_players_file_s_cells_across_lines_register_players_on_one_line(director):
+    rows = rows_read('name,club\n"Anna\r\nRossi","Circolo\nMilano"\n"Bruno\u202e",Roma\n')
+    players_import(rows=rows, user=director)
+    assert sorted(details(p)[:2] for p in Player.objects.all()) == [
+        ("Anna Rossi", "Circolo Milano"),
+        ("Bruno", "Roma"),
+    ]
+
+
+def test_a_player_registered_by_a_script_as_system_is_one_line_too():
+    player = player_create(name="  Dario\n\nNeri  ", user=SYSTEM)
+    assert Player.objects.get(pk=player.pk).name == "Dario Neri"
