@@ -5,9 +5,57 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.text import one_line_problem
+
 from .csvimport import MAX_BYTES, CsvRefused, players_read, rows_read
 from .models import Player
 from .selectors import ImportLine, ImportStatus, player_namesakes
+
+
+class OneLineField(forms.CharField):
+    """A line of text (a club, a place, a phone): a line break or a hidden character (a
+    control, a bidirectional override that turns what follows right to left, a zero-width
+    space) is refused in plain words, since it breaks the lines the text is written into
+    (a .mat file, an email's subject) or hides what it holds (issue 23.5).
+
+    ``joins_lines``: a text area whose lines the service joins into one (an announcement):
+    only hidden characters are refused. The services store any text made one line
+    (:func:`rules.text.one_line`) for callers that are not forms.
+    """
+
+    default_error_messages = {
+        "one_line": gettext_lazy(
+            "Write it on one line, without line breaks or invisible control characters."
+        ),
+    }
+
+    def __init__(self, *args, joins_lines: bool = False, **kwargs):
+        self.joins_lines = joins_lines
+        super().__init__(*args, **kwargs)
+
+    def validate(self, value):
+        super().validate(value)
+        if value and one_line_problem(value, joins_lines=self.joins_lines) is not None:
+            raise ValidationError(self.error_messages["one_line"], code="one_line")
+
+
+class NameField(OneLineField):
+    """A name: one line, refused in words that say so."""
+
+    default_error_messages = {
+        "one_line": gettext_lazy(
+            "A name is one line: take out the line breaks and invisible control characters."
+        ),
+    }
+
+
+# a player's details as the forms take them (the e-mail address has its own field and check)
+PLAYER_FIELD_CLASSES = {
+    "name": NameField,
+    "club": OneLineField,
+    "country": OneLineField,
+    "phone": OneLineField,
+}
 
 
 class PlayerChoiceField(forms.ModelChoiceField):
@@ -32,6 +80,7 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name", "club", "country", "email", "phone"]
+        field_classes = PLAYER_FIELD_CLASSES
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -161,6 +210,7 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name", "club", "email", "phone"]
+        field_classes = PLAYER_FIELD_CLASSES
 
 
 class AccountForm(UserCreationForm):
@@ -179,9 +229,9 @@ class AccountForm(UserCreationForm):
 class SignUpForm(AccountForm):
     """A visitor who asks to enter a tournament makes an account and becomes a player."""
 
-    name = forms.CharField(label=gettext_lazy("Your name"), max_length=120)
-    club = forms.CharField(label=gettext_lazy("Club"), max_length=120, required=False)
+    name = NameField(label=gettext_lazy("Your name"), max_length=120)
+    club = OneLineField(label=gettext_lazy("Club"), max_length=120, required=False)
     email = forms.EmailField(label=gettext_lazy("Email"), required=False)
-    phone = forms.CharField(label=gettext_lazy("Phone"), max_length=40, required=False)
+    phone = OneLineField(label=gettext_lazy("Phone"), max_length=40, required=False)
 
     field_order = ["name", "club", "email", "phone", "username", "password1", "password2"]

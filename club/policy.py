@@ -248,6 +248,18 @@ def can_ask_to_enter(user: Any, event: Any) -> bool:
     return own_player(user) is not None and event.tournament.open_entry and not event.drawn
 
 
+def directors_nameable(user: Any) -> Any:
+    """The accounts ``user`` may make directors of a tournament they create or import (a
+    queryset): the members of the ``Directors`` group, as the tournament form offers them;
+    staff and the site itself may name any account; anyone else, none."""
+    accounts = get_user_model().objects.all()
+    if user is SYSTEM or _staff(user):
+        return accounts
+    if not can_create(user):
+        return accounts.none()
+    return accounts.filter(groups__name=settings.DIRECTORS_GROUP).distinct()
+
+
 # --- refusals, for views and services ---------------------------------------------------
 
 

@@ -13,8 +13,10 @@ TIME_ZONE      default "Europe/Rome"
 Match files and kept replays (README, Running on a server)
 MATCH_FILE_MAX_KB  the largest match file (.mat) the import and dispute pages take, in kB
                (default 1000, 1 MB: a 25-point match with every move is about 30 kB)
-REDIS_URL      where replays are kept for every worker, e.g. redis://127.0.0.1:6379/0;
-               unset (default): in each process's memory (one process, a laptop)
+REDIS_URL      the cache every worker shares (replays, rate counts, live pages' content),
+               e.g. redis://127.0.0.1:6379/0; unset (default): each process's memory (one
+               process, a laptop). When it does not answer the site goes on without it
+               (club.cache: rate limits fail open, nothing is kept) and logs one warning
 
 Logging and mail (README, Running on a server)
 LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
@@ -235,6 +237,9 @@ if env("REDIS_URL"):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": env("REDIS_URL"),
             "KEY_PREFIX": "crawford",
+            # a Redis that does not answer costs a second, then the site goes on without it
+            # for a while (club.cache), never a page held until the network gives up
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:

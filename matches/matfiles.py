@@ -14,18 +14,17 @@ the preview again, confirming it, or opening a dispute's page reuses it.
 from __future__ import annotations
 
 import hashlib
-import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 import rules
+from club.cache import cache
 from club.policy import can_change_match, match_scope, require
 from club.words import sentence
 from rules.errors import MatFileError
@@ -37,8 +36,6 @@ from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
 from .selectors import match_score_sheet
 from .services import game_record, match_audit_record, result_facts
-
-logger = logging.getLogger(__name__)
 
 # A kept replay lasts a week (a dispute is settled within a tournament); one the cache has
 # let go is simply replayed again.
@@ -222,19 +219,12 @@ def _left_column(match: Match, players: tuple[str, str], left: int | None) -> tu
 
 
 def _kept(keys: list[str]) -> dict:
-    """What the cache keeps under these keys; nothing when it cannot answer (the site goes on)."""
-    try:
-        return cache.get_many(keys)
-    except Exception:  # a cache that is down or holds what cannot be read: replay instead
-        logger.warning("kept replays could not be read", exc_info=True)
-        return {}
+    """What the cache keeps under these keys; nothing when it cannot answer (replay instead)."""
+    return cache.get_many(keys)
 
 
 def _keep(values: dict) -> None:
-    try:
-        cache.set_many(values, KEEP_SECONDS)
-    except Exception:
-        logger.warning("a replay could not be kept", exc_info=True)
+    cache.set_many(values, KEEP_SECONDS)
 
 
 def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:

@@ -47,6 +47,17 @@ def director(directors_group, django_user_model):
 
 
 @pytest.fixture
+def other_director(django_user_model, directors_group):
+    """A club director who runs another tournament: a member of the Directors group."""
+    from tournaments.services import tournament_create
+
+    user = django_user_model.objects.create_user("other", password="pw-other-1")
+    user.groups.add(directors_group)
+    tournament_create(name="Another club's cup", date=datetime.date(2026, 12, 20), user=user)
+    return user
+
+
+@pytest.fixture
 def member(django_user_model, db):
     """Signed in, but not a director."""
     return django_user_model.objects.create_user("member", password="pw-member-1")
@@ -237,3 +248,20 @@ def empty_cache():
 def seeded_dice(settings):
     """The board's dice repeat in tests (production dice come from the secure source)."""
     settings.DICE_SEED = "crawford-tests"
+
+
+@pytest.fixture
+def cache_down():
+    """The site's cache is Redis at a port where nothing answers: an outage (issue 23.2).
+    Over when this fixture ends (not with ``settings``), so other fixtures clear a cache."""
+    from django.test import override_settings
+
+    from club.cache import cache
+
+    redis = "django.core.cache.backends.redis.RedisCache"
+    cache.reset()
+    with override_settings(
+        CACHES={"default": {"BACKEND": redis, "LOCATION": "redis://127.0.0.1:1/0"}}
+    ):
+        yield
+    cache.reset()  # the next test's cache answers at once, not after the pause of an outage

@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from club.forms import PlayerChoiceField, PlayerMultipleChoiceField
+from club.forms import NameField, OneLineField, PlayerChoiceField, PlayerMultipleChoiceField
 from club.models import Player
 
 from .models import Entry, Event, Tournament
@@ -12,12 +12,12 @@ from .services import parse_lengths
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = NameField(label=_("Name"), max_length=120)
     # a date input takes ISO dates only: never the visitor's format (Italian 13/12/2026)
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )
-    venue = forms.CharField(label=_("Venue"), max_length=120, required=False)
+    venue = OneLineField(label=_("Venue"), max_length=120, required=False)
     directors = forms.ModelMultipleChoiceField(
         get_user_model().objects.none(),
         label=_("Directors"),
@@ -62,7 +62,7 @@ class TournamentEditForm(TournamentForm):
 
 
 class EventForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120, required=False)
+    name = NameField(label=_("Name"), max_length=120, required=False)
     format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
     lengths = forms.CharField(
         label=_("Match lengths by round"),
@@ -226,11 +226,20 @@ class ReportsForm(forms.Form):
 class AnnouncementForm(forms.Form):
     """A notice for the playing room's wall display."""
 
-    text = forms.CharField(
+    # its lines are joined into one on the wall; an override turning the text right to left
+    # would show the room something else than what was typed (issue 23.11)
+    text = OneLineField(
         label=_("Announcement"),
         max_length=280,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Shown in large type on the wall display, at most 280 characters."),
+        joins_lines=True,
+        error_messages={
+            "one_line": _(
+                "An announcement cannot hold invisible control characters, such as those "
+                "that turn the text right to left: take them out."
+            )
+        },
     )
     minutes = forms.IntegerField(
         label=_("Shown for (minutes)"),

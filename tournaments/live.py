@@ -34,7 +34,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.contenttypes.models import ContentType
-from django.core.cache import cache
 from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
@@ -43,6 +42,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
+from club.cache import cache
 from club.models import AuditEntry, Player
 from club.policy import can_direct
 from matches.models import Match
