@@ -88,3 +88,89 @@ def test_a_players_file_s_cells_across_lines_register_players_on_one_line(direct
 def test_a_player_registered_by_a_script_as_system_is_one_line_too():
     player = player_create(name="  Dario\n\nNeri  ", user=SYSTEM)
     assert Player.objects.get(pk=player.pk).name == "Dario Neri"
+
+
+# --- the forms refuse in plain words, in English and Italian -----------------------------
+
+NAME_REFUSED = {
+    "en": "A name is one line: take out the line breaks and invisible control characters.",
+    "it": "Un nome sta su una riga sola: togli gli a capo e i caratteri di controllo invisibili.",
+}
+LINE_REFUSED = {
+    "en": "Write it on one line, without line breaks or invisible control characters.",
+    "it": "Scrivilo su una riga sola, senza a capo né caratteri di controllo invisibili.",
+}
+
+
+def words(response) -> str:
+    """The page's words as a reader sees them."""
+    import html
+    import re
+
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_player_form_refuses_a_name_over_two_lines(director_client, language):
+    from django.urls import reverse
+
+    page = director_client.post(
+        reverse("player_new"),
+        {"name": "Anna\r\nRossi", "club": "Milano\u202e"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert page.status_code != 302 and not Player.objects.exists()
+    assert NAME_REFUSED[language] in words(page) and LINE_REFUSED[language] in words(page)
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_player_form_refuses_a_change_with_a_hidden_character(director_client, anna, language):
+    from django.urls import reverse
+
+    url = reverse("player_edit", args=[anna.pk])
+    posted = {"name": "Anna \u202eissoR", "phone": "02\n1234", "country": "Italia"}
+    page = director_client.post(url, posted, HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code != 302 and NAME_REFUSED[language] in words(page)
+    assert LINE_REFUSED[language] in words(page)
+    anna.refresh_from_db()
+    assert (anna.name, anna.phone) == ("Anna Rossi", "")
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_player_s_own_profile_refuses_a_name_over_two_lines(client, anna, member, language):
+    from django.urls import reverse
+
+    player_update(player=anna, account=member, user=SYSTEM)
+    client.force_login(member)
+    page = client.post(
+        reverse("my_profile"), {"name": "Anna\nRossi\u0085"}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert page.status_code == 400 and NAME_REFUSED[language] in words(page)
+    assert Player.objects.get(pk=anna.pk).name == "Anna Rossi"
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_sign_up_refuses_a_name_with_an_override(client, tournament, director, language):
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from tournaments.models import Event
+    from tournaments.services import event_create, tournament_open_entry_set
+
+    event = event_create(
+        tournament=tournament, name="Main", format=Event.Format.SINGLE, lengths=[5], user=director
+    )
+    tournament_open_entry_set(tournament=tournament, allowed=True, user=director)
+    posted = {
+        "username": "carla",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        "name": "Carla \u202eidreV",
+        "club": "Tor\r\nino",
+        "email": "",
+        "phone": "",
+    }
+    page = client.post(reverse("event_ask", args=[event.pk]), posted, HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 400 and NAME_REFUSED[language] in words(page)
+    assert LINE_REFUSED[language] in words(page)
+    assert not get_user_model().objects.filter(username="carla").exists()
