@@ -3,7 +3,9 @@
 An entry keeps a code, its parameters (names as they were, numbers), and the facts
 before and after. It is shown as a sentence in the visitor's language: each app
 registers, at start-up, how its codes read (:func:`audit_sentences_register`), so
-nothing is stored as an English sentence.
+nothing is stored as an English sentence. An entry brought by a tournament file is
+``imported``: it names who the file says acted, never an account of this site, and
+reads as the file's claim.
 """
 
 from __future__ import annotations
@@ -67,12 +69,17 @@ def audit_record(
 
 
 def audit_sentence(entry: AuditEntry) -> str:
-    """The entry as a sentence in the active language."""
-    who = entry.user_name or _("The site")
+    """The entry as a sentence in the active language; an imported one as the file's claim
+    (“According to the file: Anna Rossi recorded game 3 …”), never as this site's record."""
+    who = entry.user_name or entry.imported_username or _("The site")
     renderer = _SENTENCES.get(entry.code)
     if renderer is None:  # a code from a version of the site that no longer has it
-        return _("%(who)s made a change (%(code)s).") % {"who": who, "code": entry.code}
-    return renderer(entry, who)
+        said = _("%(who)s made a change (%(code)s).") % {"who": who, "code": entry.code}
+    else:
+        said = renderer(entry, who)
+    if entry.imported:
+        return _("According to the file: %(sentence)s") % {"sentence": said}
+    return said
 
 
 def audit_for_match(*, match_id: int) -> QuerySet[AuditEntry]:

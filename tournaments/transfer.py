@@ -10,8 +10,21 @@ exporting database appears in it, so it imports anywhere.
 
 What is derived is not carried: ratings (re-derived after an import), scores,
 brackets and standings. Nor are the accounts: directors, and who acted in the
-trail, are named by user name and linked to an account of the same name where
-the importing site has one.
+trail, on the board and in disputes, are named by user name, and a file can name
+anyone, so an import links none of them to an account of this site (issue 23.4):
+
+- the trail is kept as the file's claims: each entry is marked imported, keeps the
+  name and user name the file gives, and reads "According to the file: ...";
+  the import's own entry is the only one by the importing account;
+- the directors the file names are shown, and only those the importer ticks (among
+  the accounts they may name, :func:`club.policy.directors_nameable`) direct the
+  copy, with the importer;
+- board actions and disputes of the copy name no account.
+
+An export writes an imported entry as the file gave it (its user name and name),
+so export, import and export again give the same trail; every importing site treats
+a file's trail as claims anyway. Board actions and disputes of an imported tournament
+are written with no account (``null``), as on a site that had none of the accounts.
 
 :func:`tournament_export` reads (a selector); :func:`tournament_import_plan`
 reads and checks a document (the preview); :func:`tournament_import` writes it
@@ -40,7 +53,7 @@ from django.db.models import Model, Q
 from django.utils.translation import gettext as _
 
 from club.models import AuditEntry, Player
-from club.policy import can_create, require
+from club.policy import can_create, directors_nameable, require
 from club.services import player_create
 from club.words import sentence
 from matches.matfiles import mat_import_plan
@@ -348,7 +361,7 @@ def _audit_out(tournament, matches, refs, match_key, dispute_key) -> list[dict[s
                 "params": _sorted_json(params),
                 "before": _sorted_json(entry.before),
                 "after": _sorted_json(entry.after),
-                "user": _username(entry.user),
+                "user": _claimed(entry) if entry.imported else _username(entry.user),
                 "user_name": entry.user_name,
                 "subject": subject,
                 "match": match_key.get(entry.match_id) if entry.match_id else None,
@@ -357,6 +370,11 @@ def _audit_out(tournament, matches, refs, match_key, dispute_key) -> list[dict[s
             }
         )
     return out
+
+
+def _claimed(entry: AuditEntry) -> str | None:
+    """Who an imported entry says acted, as its file named them (None: the site itself)."""
+    return entry.imported_username or None
 
 
 # --- reading a document ----------------------------------------------------------------------
@@ -705,7 +723,7 @@ class ImportPlan:
     venue: str
     physical_dice: bool
     late_rounds: str
-    directors: tuple[Any, ...]  # the accounts of this site named as directors
+    directors: tuple[Any, ...]  # the accounts of this site the file names as directors
     directors_missing: tuple[str, ...]  # user names this site has no account for
     players: tuple[PlayerIn, ...]
     events: tuple[EventIn, ...]
@@ -1396,20 +1414,62 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
 # --- import ----------------------------------------------------------------------------------
 
 
-def tournament_import(*, document: Mapping[str, Any], user: Any) -> Tournament:
+def import_directors_offered(*, plan: ImportPlan, user: Any) -> list[Any]:
+    """The accounts the file names as directors that ``user`` may make directors of the copy
+    (:func:`club.policy.directors_nameable`): what the preview offers to tick."""
+    named = [account.pk for account in plan.directors]
+    return list(directors_nameable(user).filter(pk__in=named).order_by("username"))
+
+
+def _directors_chosen(plan: ImportPlan, user: Any, usernames: Iterable[str]) -> list[Any]:
+    """The accounts ticked, each one the file names and ``user`` may name, or the refusal."""
+    offered = {
+        account.get_username(): account
+        for account in import_directors_offered(plan=plan, user=user)
+    }
+    named = {account.get_username() for account in plan.directors}
+    chosen = []
+    for name in dict.fromkeys(usernames):
+        if name in offered:
+            chosen.append(offered[name])
+        elif name in named:
+            raise ValidationError(
+                _(
+                    "You may not make %(name)s a director of the tournament: only members of "
+                    "the Directors group can be named."
+                )
+                % {"name": name}
+            )
+        else:
+            raise ValidationError(
+                _(
+                    "“%(name)s” is not one of the directors the file names with an account on "
+                    "this site: choose among those offered."
+                )
+                % {"name": name}
+            )
+    return chosen
+
+
+def tournament_import(
+    *, document: Mapping[str, Any], user: Any, directors: Iterable[str] = ()
+) -> Tournament:
     """Recreate a tournament from its document, as a new tournament of this site.
 
-    Players are matched to this site's (same name, club and country) or created;
-    directors matched by user name where an account has it, and the importing
-    person directs it too. Events, entries, matches, games, board games, disputes
-    and the trail keep their times; one audit entry records the import; ratings
-    are re-derived, since rated results arrived.
+    Players are matched to this site's (same name, club and country) or created.
+    The importing person directs it, with ``directors``: user names the file gives
+    as its directors, chosen by the importer among the accounts they may name;
+    no one else becomes a director because the file says so. Events, entries,
+    matches, games, board games, disputes and the trail keep their times; the
+    trail is kept as the file's claims, and one audit entry by the importer records
+    the import; ratings are re-derived, since rated results arrived.
     """
     require(can_create(user))
     plan = tournament_import_plan(document=document)
+    chosen = _directors_chosen(plan, user, directors)
     try:
         with transaction.atomic():
-            tournament = _write(plan, user)
+            tournament = _write(plan, user, chosen)
             tournament_audit_record(
                 tournament,
                 user,
@@ -1422,6 +1482,7 @@ def tournament_import(*, document: Mapping[str, Any], user: Any) -> Tournament:
                     "matches": len(plan.matches),
                     "players_new": [p.name for p in plan.players_new],
                     "players_matched": [p.name for p in plan.players_matched],
+                    "directors": sorted(u.get_username() for u in tournament.directors.all()),
                     "directors_missing": list(plan.directors_missing),
                 },
             )
@@ -1433,7 +1494,7 @@ def tournament_import(*, document: Mapping[str, Any], user: Any) -> Tournament:
     return tournament
 
 
-def _write(plan: ImportPlan, user: Any) -> Tournament:
+def _write(plan: ImportPlan, user: Any, directors: list[Any]) -> Tournament:
     people: dict[str, Player] = {}
     for player in plan.players:
         people[player.key] = player.existing or player_create(
@@ -1444,9 +1505,6 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
             phone=player.phone,
             user=user,
         )
-    accounts = {
-        u.get_username(): u for u in get_user_model().objects.filter(username__in=_usernames(plan))
-    }
     tournament = Tournament.objects.create(
         name=plan.name,
         date=plan.date,
@@ -1454,7 +1512,7 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
         physical_dice=plan.physical_dice,
         late_rounds=plan.late_rounds,
     )
-    tournament.directors.set(list(plan.directors))
+    tournament.directors.set(directors)
     if getattr(user, "is_authenticated", False):
         tournament.directors.add(user)
 
@@ -1556,13 +1614,12 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
             boards[(m.key, b.number)] = board
             for seq, a in enumerate(b.actions, 1):
                 row = BoardAction.from_action(game=board, seq=seq, action=a.as_action())
-                row.at, row.user = a.at, accounts.get(a.user or "")
+                row.at = a.at  # who acted is the file's say: no account of this site
                 actions.append(row)
         for d in m.disputes:
             disputes[d.key] = Dispute.objects.create(
                 match=match,
                 opened_at=d.opened_at,
-                opened_by=accounts.get(d.opened_by or ""),
                 source=d.source,
                 filename=d.filename,
                 mat=d.mat,
@@ -1574,7 +1631,6 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
                 decision=d.decision,
                 corrected=d.corrected,
                 decided_at=d.decided_at,
-                decided_by=accounts.get(d.decided_by or ""),
             )
     Place.objects.bulk_create(places)
     Game.objects.bulk_create(games, batch_size=500)
@@ -1593,22 +1649,15 @@ def _write(plan: ImportPlan, user: Any) -> Tournament:
     }
     kinds = {kind: ContentType.objects.get_for_model(model) for kind, model in SUBJECTS.items()}
     AuditEntry.objects.bulk_create(
-        (_audit_row(a, found, kinds, accounts, tournament) for a in plan.audit),
+        (_audit_row(a, found, kinds, tournament) for a in plan.audit),
         batch_size=500,
     )
     return tournament
 
 
-def _usernames(plan: ImportPlan) -> set[str]:
-    names = {a.user for a in plan.audit if a.user}
-    for match in plan.matches:
-        names.update(a.user for b in match.board_games for a in b.actions if a.user)
-        names.update(d.opened_by for d in match.disputes if d.opened_by)
-        names.update(d.decided_by for d in match.disputes if d.decided_by)
-    return names
-
-
-def _audit_row(entry: AuditIn, found, kinds, accounts, tournament: Tournament) -> AuditEntry:
+def _audit_row(entry: AuditIn, found, kinds, tournament: Tournament) -> AuditEntry:
+    """The file's entry, kept as its claim: marked imported, naming who the file says acted
+    (never an account of this site)."""
     subject = entry.subject
     kind = subject["kind"]
     if subject.get("gone") is True:  # it was no longer there: the kind is kept, with no object
@@ -1633,11 +1682,12 @@ def _audit_row(entry: AuditIn, found, kinds, accounts, tournament: Tournament) -
     dispute = found["dispute"].get(entry.dispute) if entry.dispute else None
     if dispute is not None and params.get("dispute") == entry.dispute:
         params["dispute"] = dispute.pk
-    account = accounts.get(entry.user or "")
     return AuditEntry(
         at=entry.at,
-        user=account,
+        user=None,
         user_name=entry.user_name,
+        imported=True,
+        imported_username=entry.user or "",
         code=entry.code,
         params=params,
         before=entry.before,

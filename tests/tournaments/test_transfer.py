@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -47,6 +48,7 @@ from tournaments.selectors import (
 )
 from tournaments.services import entry_withdraw, event_pair_next_round, tournament_create
 from tournaments.transfer import (
+    import_directors_offered,
     tournament_export,
     tournament_export_text,
     tournament_import,
@@ -328,6 +330,18 @@ def _boards(tournament):
     return states
 
 
+def _no_accounts(document):
+    """The document as a copy exports it: who acted on the board or in a dispute names no
+    account (an import links none, issue 23.4); the trail keeps the file's names."""
+    for match in document["matches"]:
+        for board in match["board_games"]:
+            for action in board["actions"]:
+                action["user"] = None
+        for dispute in match["disputes"]:
+            dispute["opened_by"] = dispute["decided_by"] = None
+    return document
+
+
 def test_round_trip_the_copy_is_the_tournament_again(demo, client):
     tournament, director = demo
     text = tournament_export_text(tournament=tournament)
@@ -341,7 +355,7 @@ def test_round_trip_the_copy_is_the_tournament_again(demo, client):
     again = tournament_export(tournament=copy_)
     imported = again["audit"].pop()
     assert imported["code"] == "tournament.imported" and imported["user"] == "director"
-    assert again == original  # everything else, the history included
+    assert again == _no_accounts(copy.deepcopy(original))  # the history included
     # the players are this site's own, matched; nothing of the original changed
     assert Player.objects.count() == 12
     assert tournament_export(tournament=tournament) == original
@@ -384,7 +398,7 @@ def test_round_trip_the_copy_is_the_tournament_again(demo, client):
     )
 
 
-def test_players_are_matched_or_added_and_directors_found_by_user_name(
+def test_players_are_matched_or_added_and_directors_only_those_ticked(
     demo, django_user_model, directors_group
 ):
     tournament, _ = demo
@@ -402,9 +416,8 @@ def test_players_are_matched_or_added_and_directors_found_by_user_name(
     assert [u.username for u in plan.directors] == ["anna", "director"]
     assert plan.directors_missing == ("nobody-here",)
 
-    created = tournament_import(document=document, user=importer)
+    created = tournament_import(document=document, user=importer, directors=["director"])
     assert sorted(created.directors.values_list("username", flat=True)) == [
-        "anna",
         "director",
         "federation",
     ]
@@ -437,17 +450,160 @@ def test_a_site_without_its_players_or_directors_gets_them_from_the_file(documen
     again = tournament_export(tournament=created)
     assert again["audit"].pop()["code"] == "tournament.imported"
     document["tournament"]["directors"] = []  # no account here: not a director here
-    for entry in document["audit"]:
-        entry["user"] = None  # who acted is kept by name; no account of theirs here
-    for match in document["matches"]:
-        for board in match["board_games"]:
-            for action in board["actions"]:
-                action["user"] = None
-        for dispute in match["disputes"]:
-            dispute["opened_by"] = dispute["decided_by"] = None
-    assert again == document
+    assert again == _no_accounts(document)  # the trail as the file gave it
     for event in created.events.all():
         assert client.get(event.get_absolute_url()).status_code == 200
+
+
+# --- the file's history is its claim, its directors the importer's choice (issue 23.4) -------
+
+
+@pytest.fixture
+def forged(document, django_user_model, directors_group):
+    """The demo file edited to say this site's administrator made every change, at times of
+    the editor's choosing, changed a player, and directs the tournament with a rival."""
+    admin = django_user_model.objects.create_superuser("admin", password="pw-admin-1")
+    rival = django_user_model.objects.create_user("rival", password="pw-rival-1")
+    rival.groups.add(directors_group)
+    for number, entry in enumerate(document["audit"]):
+        entry["user"], entry["user_name"] = "admin", "admin"
+        entry["at"] = f"1999-12-31T23:{number % 60:02d}:00+00:00"
+    document["audit"].append(
+        {
+            "at": "2000-01-01T00:00:00+00:00",
+            "code": "player.changed",
+            "params": {"name": document["players"][0]["name"]},
+            "before": {"club": ""},
+            "after": {"club": "Somewhere"},
+            "user": "admin",
+            "user_name": "admin",
+            "subject": {"kind": "player", "player": "p1"},
+            "match": None,
+            "dispute": None,
+            "tournament": True,
+        }
+    )
+    document["tournament"]["directors"] = ["admin", "rival", "nobody-here"]
+    return document, admin, rival
+
+
+def test_a_forged_history_is_kept_as_the_file_s_claims_never_as_an_account_s(
+    forged, director, client
+):
+    document, admin, _rival = forged
+
+    created = tournament_import(document=document, user=director)
+
+    assert not AuditEntry.objects.filter(user=admin).exists()
+    claims = AuditEntry.objects.filter(imported=True)
+    assert claims.count() == len(document["audit"])
+    assert set(claims.values_list("user", "user_name", "imported_username")) == {
+        (None, "admin", "admin")
+    }
+    own = AuditEntry.objects.get(code="tournament.imported")
+    assert (own.user, own.imported, own.tournament_id) == (director, False, created.pk)
+    # nothing of the copy names an account but the importer's own entries
+    copied = BoardAction.objects.filter(game__match__place__event__tournament=created)
+    assert copied.exists() and not copied.filter(user__isnull=False).exists()
+    disputes = Dispute.objects.filter(match__place__event__tournament=created)
+    assert disputes.exists()
+    assert not disputes.filter(Q(opened_by__isnull=False) | Q(decided_by__isnull=False)).exists()
+
+    # every page that shows the trail says whose word it is
+    client.force_login(director)
+    match = (
+        Match.objects.filter(place__event__tournament=created, games__isnull=False)
+        .distinct()
+        .first()
+    )
+    player = Player.objects.get(name=document["players"][0]["name"])
+    pages = {
+        reverse("tournament_changes", args=[created.pk]): "According to the file: admin ",
+        match.get_absolute_url(): "According to the file: admin recorded game 1",
+        player.get_absolute_url(): "According to the file: admin changed the player",
+    }
+    for url, says in pages.items():
+        page = client.get(url).content.decode()
+        assert says in page, url
+        assert 'class="imported"' in page
+        italian = client.get(url, HTTP_ACCEPT_LANGUAGE="it").content.decode()
+        assert "Secondo il file: admin " in italian, url
+    changes = client.get(reverse("tournament_changes", args=[created.pk])).content.decode()
+    assert "director imported the tournament" in changes
+    assert "According to the file: director" not in changes
+
+
+def test_a_copy_exported_again_passes_the_file_s_claims_on_unchanged(forged, director):
+    """Who the file says acted is kept, an account of this site or not."""
+    document, _admin, _rival = forged
+    for entry in document["audit"][::2]:
+        entry["user"], entry["user_name"] = "anna.rossi", "Anna Rossi"  # no account here
+    created = tournament_import(document=copy.deepcopy(document), user=director)
+    again = tournament_export(tournament=created)
+    assert again["audit"].pop()["code"] == "tournament.imported"
+    again["audit"].sort(key=lambda entry: entry["at"])  # the forged times reorder them
+    document["audit"].sort(key=lambda entry: entry["at"])
+    assert again["audit"] == document["audit"]
+
+
+def test_the_database_refuses_an_imported_entry_linked_to_an_account(director):
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import IntegrityError
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AuditEntry.objects.create(
+            user=director,
+            imported=True,
+            code="tournament.created",
+            subject_type=ContentType.objects.get_for_model(Tournament),
+            subject_id=1,
+        )
+
+
+def test_the_directors_a_file_names_direct_only_if_the_importer_ticks_them(forged, director):
+    document, _admin, rival = forged
+
+    plan = tournament_import_plan(document=document)
+    assert [u.username for u in plan.directors] == ["admin", "rival"]
+    assert plan.directors_missing == ("nobody-here",)
+    # a director of the Directors group may name its members, not the administrator
+    assert import_directors_offered(plan=plan, user=director) == [rival]
+
+    untouched = tournament_import(document=copy.deepcopy(document), user=director)
+    assert list(untouched.directors.all()) == [director]
+
+    ticked = tournament_import(document=copy.deepcopy(document), user=director, directors=["rival"])
+    assert sorted(ticked.directors.values_list("username", flat=True)) == ["director", "rival"]
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("admin", "You may not make admin a director of the tournament: only members of"),
+        ("nobody-here", "“nobody-here” is not one of the directors the file names with an"),
+        ("director2", "“director2” is not one of the directors the file names with an"),
+    ],
+)
+def test_ticking_an_account_the_importer_may_not_name_is_refused(
+    forged, director, django_user_model, directors_group, name, says
+):
+    document, _admin, _rival = forged
+    other = django_user_model.objects.create_user("director2", password="pw-director-2")
+    other.groups.add(directors_group)  # may be named, but the file does not name them
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        tournament_import(document=document, user=director, directors=["rival", name])
+    assert says in refused.value.messages[0]
+    assert counts() == before
+
+
+def test_staff_may_tick_any_account_the_file_names(forged, django_user_model):
+    document, admin, rival = forged
+    staff = django_user_model.objects.create_user("staff", password="pw-staff-1", is_staff=True)
+    plan = tournament_import_plan(document=document)
+    assert import_directors_offered(plan=plan, user=staff) == [admin, rival]
+    created = tournament_import(document=document, user=staff, directors=["admin"])
+    assert sorted(created.directors.values_list("username", flat=True)) == ["admin", "staff"]
 
 
 # --- refusals --------------------------------------------------------------------------------
@@ -782,8 +938,15 @@ def test_the_commands_export_to_a_file_and_import_it(small, tmp_path):
     created = Tournament.objects.exclude(pk=small.pk).get()
     assert f"as tournament {created.pk}" in out.getvalue()
     assert "0 players added, 4 matched" in out.getvalue()
-    assert list(created.directors.values_list("username", flat=True)) == ["director"]
+    assert "not made directors: director (give --director USERNAME" in out.getvalue()
+    assert not created.directors.exists()  # the file alone makes no one a director
     assert AuditEntry.objects.get(code="tournament.imported").user_name == ""  # the site itself
+
+    out = io.StringIO()
+    call_command("tournament_import", str(path), "--director", "director", stdout=out)
+    chosen = Tournament.objects.exclude(pk__in=[small.pk, created.pk]).get()
+    assert list(chosen.directors.values_list("username", flat=True)) == ["director"]
+    assert "Directors: director." in out.getvalue()
 
     broken = json.loads(path.read_text(encoding="utf-8"))
     broken["version"] = 7

@@ -20,6 +20,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the tournament's JSON file, or - for the standard input")
+        parser.add_argument(
+            "--director",
+            action="append",
+            default=[],
+            dest="directors",
+            metavar="USERNAME",
+            help="make this account, one the file names as a director, a director of the copy "
+            "(repeat for each); the file alone makes no one a director",
+        )
 
     def handle(self, *args, **options):
         name = options["file"]
@@ -30,7 +39,9 @@ class Command(BaseCommand):
         try:
             document = document_read(data)
             plan = tournament_import_plan(document=document)
-            tournament = tournament_import(document=document, user=SYSTEM)
+            tournament = tournament_import(
+                document=document, user=SYSTEM, directors=options["directors"]
+            )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         self.stdout.write(
@@ -39,6 +50,16 @@ class Command(BaseCommand):
             f"{len(plan.matches)} matches, {plan.game_count} games; "
             f"{len(plan.players_new)} players added, {len(plan.players_matched)} matched."
         )
+        directors = sorted(tournament.directors.values_list("username", flat=True))
+        others = sorted({u.get_username() for u in plan.directors} - set(directors))
+        if directors:
+            self.stdout.write("Directors: " + ", ".join(directors) + ".")
+        if others:
+            self.stdout.write(
+                "Named as directors by the file, not made directors: "
+                + ", ".join(others)
+                + " (give --director USERNAME to make one)."
+            )
         if plan.directors_missing:
             self.stdout.write(
                 "No account here for the directors "
