@@ -723,6 +723,7 @@ class ImportPlan:
     venue: str
     physical_dice: bool
     late_rounds: str
+    directors_named: tuple[str, ...]  # the user names the file gives as its directors
     directors: tuple[Any, ...]  # the accounts of this site the file names as directors
     directors_missing: tuple[str, ...]  # user names this site has no account for
     players: tuple[PlayerIn, ...]
@@ -1402,6 +1403,7 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
         venue=venue,
         physical_dice=physical_dice,
         late_rounds=late_rounds,
+        directors_named=tuple(dict.fromkeys(usernames)),
         directors=found,
         directors_missing=tuple(sorted(set(usernames) - known)),
         players=tuple(player_list),

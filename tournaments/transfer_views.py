@@ -24,7 +24,9 @@ from club.policy import can_create, can_direct, require, sign_in_required
 from .models import Tournament
 from .transfer import (
     MAX_BYTES,
+    ImportPlan,
     document_read,
+    import_directors_offered,
     tournament_export_text,
     tournament_import,
     tournament_import_plan,
@@ -77,6 +79,18 @@ class TournamentFileForm(forms.Form):
         return data
 
 
+def _preview(request, plan: ImportPlan, chosen: list[str]) -> dict:
+    """What the preview shows: the plan, and the directors the file names as the importer
+    may choose them (ticked: ``chosen``; none at first)."""
+    offered = import_directors_offered(plan=plan, user=request.user)
+    return {
+        "plan": plan,
+        "offered": offered,
+        "not_offered": [account for account in plan.directors if account not in offered],
+        "chosen": chosen,
+    }
+
+
 @sign_in_required
 @require_http_methods(["GET", "POST"])
 def tournament_import_view(request):
@@ -90,17 +104,28 @@ def tournament_import_view(request):
         status = 400
         if form.is_valid():
             document = form.cleaned_data["document"]
+            chosen = request.POST.getlist("directors") if "confirm" in request.POST else []
             try:
                 if "confirm" in request.POST:
-                    created = tournament_import(document=document, user=request.user)
+                    created = tournament_import(
+                        document=document, user=request.user, directors=chosen
+                    )
                     messages.success(
                         request,
                         _("The tournament %(name)s is imported.") % {"name": created.name},
                     )
                     return redirect(created)
-                context["plan"] = tournament_import_plan(document=document)
+                context.update(_preview(request, tournament_import_plan(document=document), []))
                 context["checked"] = form.cleaned_data["checked"]
                 status = 200
             except ValidationError as error:
                 form.add_error(None, error)
+                if "confirm" in request.POST:  # the preview again, to choose otherwise
+                    try:
+                        plan = tournament_import_plan(document=document)
+                    except ValidationError:
+                        plan = None
+                    if plan is not None:
+                        context.update(_preview(request, plan, chosen))
+                        context["checked"] = form.cleaned_data["checked"]
     return render(request, "tournament_import.html", context, status=status)

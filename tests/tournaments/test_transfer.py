@@ -856,6 +856,58 @@ def test_the_confirmation_asks_the_policy_again(document, director_client, direc
     assert counts() == before
 
 
+def _confirm(client, preview, **extra):
+    """The preview's confirmation button pressed, with ``extra`` fields (the directors)."""
+    fields = {"checked": preview.context["checked"], "confirm": "1", **extra}
+    return client.post(reverse("tournament_import"), fields)
+
+
+def test_the_preview_shows_the_file_s_directors_and_ticks_none(forged, director_client):
+    document, _admin, _rival = forged
+    preview = _upload(director_client, json.dumps(document).encode())
+    assert preview.status_code == 200
+    page = preview.content.decode()
+    assert "admin, rival, nobody-here" in page  # as the file names them
+    assert 'name="directors" value="rival">' in page  # offered, not ticked
+    assert 'value="admin"' not in page
+    assert "Not in the Directors group, so not yours to name: admin" in page
+    assert "No account on this site for: nobody-here" in page
+
+    done = _confirm(director_client, preview)
+    created = Tournament.objects.get()
+    assert done.status_code == 302
+    assert list(created.directors.values_list("username", flat=True)) == ["director"]
+
+
+def test_the_directors_ticked_on_the_page_direct_it(forged, director_client):
+    document, _admin, _rival = forged
+    preview = _upload(director_client, json.dumps(document).encode())
+    assert _confirm(director_client, preview, directors=["rival"]).status_code == 302
+    created = Tournament.objects.get()
+    assert sorted(created.directors.values_list("username", flat=True)) == ["director", "rival"]
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "You may not make admin a director of the tournament"),
+        ("it", "Non puoi nominare admin direttore del torneo"),
+    ],
+)
+def test_ticking_someone_not_offered_on_the_page_is_refused_in_words(
+    forged, director_client, language, says
+):
+    document, _admin, _rival = forged
+    preview = _upload(director_client, json.dumps(document).encode())
+    before = counts()
+    director_client.cookies["django_language"] = language
+    response = _confirm(director_client, preview, directors=["rival", "admin"])
+    _refused(director_client, response, says)
+    page = response.content.decode()
+    assert 'name="directors" value="rival" checked>' in page  # the preview again, as ticked
+    assert counts() == before
+
+
 # --- who may download it ---------------------------------------------------------------------
 
 
