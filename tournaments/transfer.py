@@ -388,7 +388,17 @@ def document_read(data: bytes) -> dict[str, Any]:
             % {"megabytes": MAX_BYTES // 1_000_000}
         )
     try:
-        document = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
+        document = json.loads(
+            data.decode("utf-8-sig"), parse_constant=_no_constant, object_pairs_hook=_object
+        )
+    except _KeyTwice as error:
+        raise ValidationError(
+            _(
+                "This file is not a tournament we can read: the key “%(key)s” is given twice "
+                "in one of its objects."
+            )
+            % {"key": error.key[:80]}
+        ) from error
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ValidationError(
             _("This file is not a tournament exported from Crawford: it is not JSON.")
@@ -396,6 +406,25 @@ def document_read(data: bytes) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise ValidationError(_("This file is not a tournament exported from Crawford."))
     return document
+
+
+class _KeyTwice(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: of a key given twice, Python keeps the
+    last value and other readers the first, so which one a file means is a guess."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return found
 
 
 def _no_constant(name: str) -> NoReturn:

@@ -48,6 +48,7 @@ from tournaments.selectors import (
 )
 from tournaments.services import entry_withdraw, event_pair_next_round, tournament_create
 from tournaments.transfer import (
+    document_read,
     import_directors_offered,
     tournament_export,
     tournament_export_text,
@@ -838,6 +839,27 @@ def test_the_import_page_refuses_in_plain_words_and_creates_nothing(document, di
         client.post(reverse("tournament_import"), {"checked": "forged", "confirm": "1"}),
         "expired or was changed",
     )
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('"venue": "Milano",', "venue"),  # in the tournament
+        ('"length": 1, "length": 1,', "length"),  # in a match
+    ],
+)
+def test_a_key_given_twice_is_refused_naming_it(document, director_client, text, key):
+    """Issue 23.9: which of two values a file means is a guess; refused, the key named."""
+    content = json.dumps(document, indent=1)
+    where = '"venue": ' if key == "venue" else '"length": '
+    content = content.replace(where, f"{text} {where}", 1)
+    with pytest.raises(ValidationError) as refused:
+        document_read(content.encode())
+    says = f"the key “{key}” is given twice in one of its objects"
+    assert says in refused.value.messages[0]
+    before = counts()
+    _refused(director_client, _upload(director_client, content.encode()), says)
     assert counts() == before
 
 
