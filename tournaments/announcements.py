@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.policy import can_direct, require
+from rules.text import one_line
 
 from .audit import tournament_audit_record
 from .models import Announcement, Tournament
@@ -45,7 +46,9 @@ def announcement_post(
 ) -> Announcement:
     """Post a notice, shown for ``minutes`` (none: until withdrawn)."""
     require(can_direct(user, tournament))
-    text = " ".join(text.split())  # one line on the wall: the room reads it from afar
+    # one line on the wall, the room reading it from afar: its lines joined, its spaces
+    # single, and no hidden character (an override would turn what follows right to left)
+    text = " ".join(one_line(text).split())
     if not text:
         raise ValidationError(_("Write the announcement."))
     if len(text) > Announcement.TEXT_LENGTH:

@@ -41,6 +41,7 @@ from matches.services import (
     match_result_clear,
     match_walkover,
 )
+from rules.text import one_line
 
 from .advancement import (
     event_advance,
@@ -67,12 +68,14 @@ from .venue import tables_assign
 def tournament_create(
     *, name: str, date: datetime.date, venue: str = "", directors: Iterable = (), user: Any
 ) -> Tournament:
-    """The director who creates a tournament is one of its directors."""
+    """The director who creates a tournament is one of its directors. Its name and venue are
+    stored on one line (:func:`rules.text.one_line`), as a player's details are."""
     require(can_create(user))
-    if not name.strip():
+    name, venue = one_line(name), one_line(venue)
+    if not name:
         raise ValidationError(_("A tournament needs a name."))
     with transaction.atomic():
-        tournament = Tournament.objects.create(name=name.strip(), date=date, venue=venue)
+        tournament = Tournament.objects.create(name=name, date=date, venue=venue)
         tournament.directors.set(list(directors))
         if getattr(user, "is_authenticated", False):
             tournament.directors.add(user)
@@ -216,7 +219,7 @@ def event_create(
     with transaction.atomic():
         event = Event.objects.create(
             tournament=tournament,
-            name=name.strip() or str(Event.Format(format).label),
+            name=one_line(name) or str(Event.Format(format).label),
             format=format,
             seeding=seeding,
             swiss_rounds=swiss_rounds if format == Event.Format.SWISS else None,
@@ -299,13 +302,13 @@ def tournament_update(
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         before = _tournament_facts(locked)
         if name is not KEEP:
-            if not name.strip():
+            if not one_line(name):
                 raise ValidationError(_("A tournament needs a name."))
-            locked.name = name.strip()
+            locked.name = one_line(name)
         if date is not KEEP:
             locked.date = date
         if venue is not KEEP:
-            locked.venue = venue.strip()
+            locked.venue = one_line(venue)
         locked.save(update_fields=["name", "date", "venue"])
         if directors is not KEEP:
             chosen = list(directors)
@@ -423,7 +426,7 @@ def event_update(
                     for n, length in enumerate(setup["lengths"], 1)
                 )
         if name is not KEEP:
-            locked.name = name.strip() or str(Event.Format(locked.format).label)
+            locked.name = one_line(name) or str(Event.Format(locked.format).label)
         if holland is not KEEP and holland != locked.holland:
             locked.holland = holland
             Match.objects.filter(place__event=locked, status=Match.Status.SCHEDULED).update(
