@@ -5,10 +5,15 @@ Each is sent after the transaction that caused it commits (a change undone sends
 in plain text, in the player's language (their setting, else the site's), with a link to the
 page where they act; a player who turned emails off gets none. The address is the player's
 own, else their account's. The tournaments app sends the table's through here too.
+
+A mail that cannot be sent (a header refused, the mail server down or refusing it) is one
+warning in the log naming the player and the kind of mail; the change it tells of is done,
+and the page that made it answers as usual.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -23,8 +28,11 @@ from django.utils.translation import gettext as _
 from club.audit import audit_record
 from club.models import Player
 from club.policy import require
+from rules.text import one_line
 
 from .models import Notifications
+
+logger = logging.getLogger(__name__)
 
 
 def player_notifications(*, player: Player) -> Notifications:
@@ -66,17 +74,37 @@ def player_notify(
             "link": site_link(path),
             "settings_link": site_link(reverse("notifications")),
         }
-        title = _(subject) % context
+        # a subject is one header line: a name stored over two lines would have it refused
+        title = one_line(_(subject) % context)
         body = render_to_string(template, words)
+    kind = template.rsplit("/", 1)[-1].removesuffix(".txt")
     transaction.on_commit(
-        lambda: send_mail(
-            settings.EMAIL_SUBJECT_PREFIX + title,
-            body,
-            settings.DEFAULT_FROM_EMAIL,
-            [address],
-            fail_silently=True,  # a mail server down never undoes a result
+        lambda: _send(
+            player=player,
+            kind=kind,
+            subject=settings.EMAIL_SUBJECT_PREFIX + title,
+            body=body,
+            address=address,
         )
     )
+    return True
+
+
+def _send(*, player: Player, kind: str, subject: str, body: str, address: str) -> bool:
+    """Send one mail; a failure is logged in one line, never raised: it runs after the
+    commit, so the change is done whatever happens to the mail that tells of it."""
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
+    except Exception as error:  # a header refused, a server down or refusing: all the same
+        logger.warning(
+            "The %s email to player #%s (%s) was not sent: %s: %s",
+            kind,
+            player.pk,
+            one_line(player.name),
+            type(error).__name__,
+            one_line(str(error)),
+        )
+        return False
     return True
 
 
