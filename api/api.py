@@ -7,7 +7,6 @@ the rate limit first, then the ETag (a 304 before any reading), then the operati
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import math
@@ -16,7 +15,7 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils import timezone, translation
+from django.utils import translation
 from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError as NinjaValidationError
 
@@ -36,6 +35,7 @@ from tournaments.selectors import (
 
 from . import schemas, serializers
 from .etags import data_key, etag_for, not_modified
+from .params import Exact, Id, IsoDate, IsoDateTime, Search
 from .throttling import throttled
 
 VERSION = "1"
@@ -121,10 +121,17 @@ def _http404(request: HttpRequest, error: Http404) -> HttpResponse:
     return error_response(404, "not_found", "Nothing here: see /api/v1/docs for the addresses.")
 
 
+def _said(problem: dict) -> str:
+    """pydantic's message; our own refusals (api.params) without its "Value error, "."""
+    if problem.get("type") == "value_error" and "error" in problem.get("ctx", {}):
+        return str(problem["ctx"]["error"])
+    return str(problem.get("msg", ""))
+
+
 @api.exception_handler(NinjaValidationError)
 def _invalid(request: HttpRequest, error: NinjaValidationError) -> HttpResponse:
     problems = [
-        f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'request'}: {e.get('msg', '')}"
+        f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'request'}: {_said(e)}"
         for e in error.errors
     ]
     return JsonResponse(
@@ -177,9 +184,9 @@ Size = Query(PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description=f"at most {MAX_PAGE_
 @api.get("/tournaments", response=answers(schemas.TournamentPage), tags=["tournaments"])
 def tournaments(
     request: HttpRequest,
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
-    q: str = Query("", description="part of the name"),
+    date_from: IsoDate | None = None,
+    date_to: IsoDate | None = None,
+    q: Search = Query("", description="part of the name"),
     page: int = Page,
     page_size: int = Size,
 ):
@@ -195,7 +202,7 @@ def tournaments(
 
 
 @api.get("/tournaments/{int:pk}", response=answers(schemas.TournamentDetail), tags=["tournaments"])
-def tournament(request: HttpRequest, pk: int):
+def tournament(request: HttpRequest, pk: Id):
     found = tournament_list().filter(pk=pk).first()
     if found is None:
         raise not_found("tournament", pk)
@@ -228,7 +235,7 @@ def _event_data(event: Event) -> tuple[list[Entry], list[Match]]:
 
 
 @api.get("/events/{int:pk}", response=answers(schemas.EventDetail), tags=["tournaments"])
-def event(request: HttpRequest, pk: int):
+def event(request: HttpRequest, pk: Id):
     """An event: its format, its rounds' lengths, its entries and where it stands."""
     found = _event(pk)
     entries, matches = _event_data(found)
@@ -289,7 +296,7 @@ def _rounds(event: Event, entries: list[Entry], matches: list[Match]) -> list[di
 
 
 @api.get("/events/{int:pk}/rounds", response=answers(list[schemas.RoundOut]), tags=["tournaments"])
-def rounds(request: HttpRequest, pk: int):
+def rounds(request: HttpRequest, pk: Id):
     """The event's rounds paired so far, each with its matches (and a Swiss round's bye)."""
     found = _event(pk)
     return _rounds(found, *_event_data(found))
@@ -298,7 +305,7 @@ def rounds(request: HttpRequest, pk: int):
 @api.get(
     "/events/{int:pk}/rounds/{int:number}", response=answers(schemas.RoundOut), tags=["tournaments"]
 )
-def round_(request: HttpRequest, pk: int, number: int):
+def round_(request: HttpRequest, pk: Id, number: Id):
     found = _event(pk)
     entries, matches = _event_data(found)
     for paired in _rounds(found, entries, matches):
@@ -308,7 +315,7 @@ def round_(request: HttpRequest, pk: int, number: int):
 
 
 @api.get("/events/{int:pk}/standings", response=answers(schemas.StandingsOut), tags=["tournaments"])
-def standings(request: HttpRequest, pk: int):
+def standings(request: HttpRequest, pk: Id):
     """A Swiss's or round robin's table; a finished knockout's placings."""
     found = _event(pk)
     entries, matches = _event_data(found)
@@ -355,15 +362,15 @@ def standings(request: HttpRequest, pk: int):
 @api.get("/matches", response=answers(schemas.MatchPage), tags=["matches"])
 def matches(
     request: HttpRequest,
-    tournament: int | None = Query(None, description="a tournament's id"),
-    event: int | None = Query(None, description="an event's id"),
-    player: int | None = Query(None, description="a player's id: their matches"),
+    tournament: Id | None = Query(None, description="a tournament's id"),
+    event: Id | None = Query(None, description="an event's id"),
+    player: Id | None = Query(None, description="a player's id: their matches"),
     status: schemas.MatchStatus | None = None,
-    finished_since: datetime.datetime | None = Query(
+    finished_since: IsoDateTime | None = Query(
         None, description="ISO 8601; a date or a time without offset is the site's time zone"
     ),
-    date_from: datetime.date | None = None,
-    date_to: datetime.date | None = None,
+    date_from: IsoDate | None = None,
+    date_to: IsoDate | None = None,
     page: int = Page,
     page_size: int = Size,
 ):
@@ -377,9 +384,7 @@ def matches(
         found = found.filter(Q(player_a_id=player) | Q(player_b_id=player))
     if status:
         found = found.filter(status=status)
-    if finished_since is not None:
-        if timezone.is_naive(finished_since):
-            finished_since = timezone.make_aware(finished_since)
+    if finished_since is not None:  # in UTC (api.params)
         found = found.filter(finished_at__gte=finished_since)
     if date_from:
         found = found.filter(date__gte=date_from)
@@ -389,7 +394,7 @@ def matches(
 
 
 @api.get("/matches/{int:pk}", response=answers(schemas.MatchDetail), tags=["matches"])
-def match(request: HttpRequest, pk: int):
+def match(request: HttpRequest, pk: Id):
     """A match with its score sheet game by game: the score after each game, the Crawford
     game and the post-Crawford games, all derived by the rules engine."""
     found = match_queryset().filter(pk=pk).first()
@@ -404,9 +409,9 @@ def match(request: HttpRequest, pk: int):
 @api.get("/players", response=answers(schemas.PlayerPage), tags=["players"])
 def players(
     request: HttpRequest,
-    q: str = Query("", description="part of the name"),
-    club: str = Query("", description="the club, exactly (any case)"),
-    country: str = Query("", description="the country, exactly (any case)"),
+    q: Search = Query("", description="part of the name"),
+    club: Exact = Query("", description="the club, exactly (any case)"),
+    country: Exact = Query("", description="the country, exactly (any case)"),
     page: int = Page,
     page_size: int = Size,
 ):
@@ -429,14 +434,14 @@ def _player(pk: int) -> Player:
 
 
 @api.get("/players/{int:pk}", response=answers(schemas.PlayerDetail), tags=["players"])
-def player(request: HttpRequest, pk: int):
+def player(request: HttpRequest, pk: Id):
     found = _player(pk)
     won, lost = player_record(player=found, matches=list(player_matches(player=found)))
     return {**serializers.player_out(found), "matches_won": won, "matches_lost": lost}
 
 
 @api.get("/players/{int:pk}/ratings", response=answers(schemas.RatingPage), tags=["players"])
-def ratings(request: HttpRequest, pk: int, page: int = Page, page_size: int = Size):
+def ratings(request: HttpRequest, pk: Id, page: int = Page, page_size: int = Size):
     """The player's rating history, the latest rated match first."""
     found = _player(pk)
     history = player_rating_history(player=found).prefetch_related(

@@ -86,5 +86,5 @@ patterns, _app, _namespace = api.urls
 urlpatterns = [
     path("", read_only(guarded(index, static=True)), name="api-root"),
     *[_pattern(p) for p in patterns if p.name != "api-root"],
-    re_path(r"^(?P<rest>.*)$", read_only(nothing_here)),
+    re_path(r"^(?P<rest>[\s\S]*)$", read_only(nothing_here)),  # a line break too
 ]
