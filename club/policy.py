@@ -13,11 +13,16 @@ entry, so a view that forgets cannot write. The answers:
   asks to enter a tournament's events when its directors let players ask, and, where the
   tournament lets the players report results, reports their match's result and confirms
   or disputes the opponent's report;
-- a player's invitation is issued or revoked by those who keep the register.
+- a player belongs to the directors of the tournaments they play in: those directors
+  (and staff) change the player's details and issue or revoke their invitation; a player
+  in no tournament belongs to the ``Directors`` group, who keep the register. Linking an
+  account to a player outright is staff's (the admin); everyone else's way is the
+  player's invitation, which an account that directs or is staff opens only after
+  saying it is that player, and never for a player of a tournament it directs.
 
-This app sits below matches and tournaments, so it does not know where a match
-is played: the tournaments app registers a :func:`register_match_scope` finder
-at start-up that tells it (:class:`MatchScope`).
+This app sits below matches and tournaments, so it does not know where a match is
+played, where a player plays or who directs what: the tournaments app registers finders
+at start-up that tell it (:func:`register_match_scope`, :func:`register_player_scope`).
 """
 
 from __future__ import annotations
@@ -70,8 +75,19 @@ class MatchScope:
     url: str = ""
 
 
+@dataclass(frozen=True)
+class PlayerScope:
+    """What the policy needs to know about where a player plays."""
+
+    entered: bool = False  # entered in (or playing a match of) some tournament
+    directors: frozenset[int] = frozenset()  # user ids directing any of those tournaments
+
+
 OUTSIDE = MatchScope()
+NOWHERE = PlayerScope()
 _scope_finders: list[Callable[[Any], MatchScope | None]] = []
+_player_finders: list[Callable[[Any], PlayerScope]] = []
+_directing_finders: list[Callable[[Any], bool]] = []
 
 
 def register_match_scope(finder: Callable[[Any], MatchScope | None]) -> None:
@@ -93,6 +109,27 @@ def match_scope(match: Any) -> MatchScope:
             break
     match.__dict__["_scope"] = scope
     return scope
+
+
+def register_player_scope(
+    finder: Callable[[Any], PlayerScope], directing: Callable[[Any], bool]
+) -> None:
+    """A higher app says where a player plays (``finder``) and whether an account directs
+    any tournament (``directing``)."""
+    if finder not in _player_finders:
+        _player_finders.append(finder)
+    if directing not in _directing_finders:
+        _directing_finders.append(directing)
+
+
+def player_scope(player: Any) -> PlayerScope:
+    """The tournaments the player plays in, as far as the policy needs (not kept: a player
+    entered meanwhile counts at once)."""
+    for finder in _player_finders:
+        found = finder(player)
+        if found.entered:
+            return found
+    return NOWHERE
 
 
 def _person(user: Any) -> bool:
@@ -149,6 +186,38 @@ def header_standing(user: Any) -> tuple[bool, int | None]:
 def can_create(user: Any) -> bool:
     """May register players, create a tournament or a match outside any tournament."""
     return user is SYSTEM or in_directors_group(user)
+
+
+def directs(user: Any) -> bool:
+    """Staff, a member of the Directors group, or a director of some tournament: an account
+    whose rights reach other people's matches, so never silently linked to a player."""
+    if not _person(user):
+        return False
+    return in_directors_group(user) or any(finder(user) for finder in _directing_finders)
+
+
+def can_change_player(user: Any, player: Any) -> bool:
+    """May change a player's details and issue or revoke their invitation: staff, the
+    directors of a tournament they play in, and, for a player in no tournament, the
+    Directors group. A director of another tournament may not: a player's invitation makes
+    an account theirs, with their side on the board and their results to report."""
+    if user is SYSTEM or _staff(user):
+        return True
+    if not _person(user):
+        return False
+    scope = player_scope(player)
+    if scope.entered:
+        return user.pk in scope.directors
+    return in_directors_group(user)
+
+
+def link_refusal(user: Any, player: Any) -> str | None:
+    """Why an account may not be linked to this player by their invitation (None: it may,
+    though an account that :func:`directs` is asked to say it is the player first): the
+    account directs a tournament the player plays in, so it would judge its own matches."""
+    if _person(user) and user.pk in player_scope(player).directors:
+        return "directs_players_tournament"
+    return None
 
 
 def board_sides(user: Any, match: Any) -> frozenset[int]:
@@ -215,8 +284,10 @@ def own_player(user: Any) -> Any:
 
 def player_fields_allowed(user: Any, player: Any) -> frozenset[str]:
     """The details of ``player`` this user may change (``account``: the sign-in linked)."""
-    if can_create(user):
+    if user is SYSTEM or _staff(user):
         return frozenset({*PLAYER_OWN_FIELDS, "country", "account"})
+    if can_change_player(user, player):
+        return frozenset({*PLAYER_OWN_FIELDS, "country"})
     if _person(user) and player.user_id is not None and player.user_id == user.pk:
         return PLAYER_OWN_FIELDS
     return frozenset()
@@ -224,7 +295,7 @@ def player_fields_allowed(user: Any, player: Any) -> frozenset[str]:
 
 def can_invite(user: Any, player: Any) -> bool:
     """May issue or revoke a player's invitation to make their own account."""
-    return can_create(user)
+    return can_change_player(user, player)
 
 
 def is_own_entry(user: Any, entry: Any) -> bool:

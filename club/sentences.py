@@ -105,6 +105,11 @@ def _invitation_accepted(entry: AuditEntry, who: str) -> str:
             "who": who,
             **entry.params,
         }
+    if entry.params.get("directs"):
+        return _(
+            "%(who)s, an account that directs tournaments, linked itself to the player "
+            "%(name)s with an invitation, saying it is that player."
+        ) % {"who": who, **entry.params}
     return _("%(who)s linked their account to the player %(name)s with an invitation.") % {
         "who": who,
         **entry.params,

@@ -22,8 +22,11 @@ from .csvimport import Row
 from .models import Invitation, Player
 from .policy import (
     SYSTEM,
+    can_change_player,
     can_create,
     can_invite,
+    directs,
+    link_refusal,
     own_player,
     player_fields_allowed,
     require,
@@ -101,12 +104,13 @@ def players_import(*, rows: Iterable[Row], user: Any) -> list[ImportLine]:
 def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
     """Change a player's details (``account``: the sign-in linked to them, or None).
 
-    The register's keepers change everything; a player signed in changes their own name,
-    club, email and phone, and nothing else (:func:`club.policy.player_fields_allowed`)."""
+    Those who may change the player change their details, staff their account too; a
+    player signed in changes their own name, club, email and phone, and nothing else
+    (:func:`club.policy.player_fields_allowed`)."""
     unknown = set(changes) - {*PLAYER_FIELDS, "account"}
     if unknown:
         raise TypeError(f"not a player's detail: {', '.join(sorted(unknown))}")
-    require(can_create(user) or own_player(user) is not None)
+    require(can_change_player(user, player) or own_player(user) is not None)
     with transaction.atomic():
         locked = (
             Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
@@ -264,13 +268,52 @@ def _account_new(*, username: str, password: str, email: str = "") -> Any:
     return candidate
 
 
+def invitation_link_refusal(*, account: Any, player: Player, confirmed: bool) -> None:
+    """Refuse, in plain words, to link a signed-in account to the player by their invitation:
+    one that directs a tournament the player plays in (it would judge its own matches), and,
+    unless it said it is the player (``confirmed``), one that directs or is staff: a link
+    opened by mistake would hand it the player's identity on the board and in reports."""
+    mine = own_player(account)
+    if mine is not None:
+        raise ValidationError(
+            _(
+                "Your account is already linked to the player %(name)s: sign out, "
+                "then open the link again to make a new account."
+            )
+            % {"name": mine.name},
+            code="account_linked",
+        )
+    if link_refusal(account, player) is not None:
+        raise ValidationError(
+            _(
+                "Your account %(account)s directs a tournament %(name)s plays in, and a "
+                "director is never linked to a player of their own tournament. To play, sign "
+                "out and make a separate account with this link."
+            )
+            % {"account": account.get_username(), "name": player.name},
+            code="account_directs_player",
+        )
+    if directs(account) and not confirmed:
+        raise ValidationError(
+            _(
+                "Your account %(account)s is a director's account: linked to %(name)s, it "
+                "would also act as %(name)s on the board and in results. Tick the box only if "
+                "you are %(name)s; otherwise sign out and give the link to them."
+            )
+            % {"account": account.get_username(), "name": player.name},
+            code="confirm_identity",
+        )
+
+
 def invitation_accept(
-    *, token: str, user: Any, username: str = "", password: str = ""
+    *, token: str, user: Any, username: str = "", password: str = "", confirmed: bool = False
 ) -> tuple[Player, Any]:
     """Use an invitation: a visitor makes a new account (``username``, ``password``), or a
     signed-in account is linked to the player. Returns the player and the account, for the
     view to sign in. Refused in plain words: a link expired, used or revoked, an account
-    already linked to another player, a player already linked to an account."""
+    already linked to another player, a player already linked to an account, and
+    (:func:`invitation_link_refusal`) an account that directs the player's tournament or,
+    not ``confirmed`` to be the player, any account that directs or is staff."""
     with transaction.atomic():
         invitation = (
             Invitation.objects.select_for_update(of=("self",))
@@ -288,16 +331,8 @@ def invitation_accept(
             account = _account_new(username=username, password=password, email=player.email)
         else:
             account = user
-            mine = own_player(account)
-            if mine is not None:
-                raise ValidationError(
-                    _(
-                        "Your account is already linked to the player %(name)s: sign out, "
-                        "then open the link again to make a new account."
-                    )
-                    % {"name": mine.name},
-                    code="account_linked",
-                )
+            invitation_link_refusal(account=account, player=player, confirmed=confirmed)
+        directing = not created and directs(account)
         player.user = account
         player.save(update_fields=["user"])
         invitation.used_at = timezone.now()
@@ -307,7 +342,12 @@ def invitation_accept(
             user=account,
             code="invitation.accepted",
             subject=player,
-            params={"name": player.name, "account": account.get_username(), "new": created},
+            params={
+                "name": player.name,
+                "account": account.get_username(),
+                "new": created,
+                "directs": directing,
+            },
             before={"account": ""},
             after={"account": account.get_username()},
         )

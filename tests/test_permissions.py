@@ -7,15 +7,13 @@ are refused (403) every change to this tournament's events, entries and matches,
 GET and by POST, and nothing in the database changes.
 """
 
-import datetime
-
 import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.models import AuditEntry, Invitation, Player
 from club.policy import SYSTEM
-from club.services import invitation_issue, invitation_revoke, player_update
+from club.services import invitation_accept, invitation_issue, invitation_revoke, player_update
 from matches.models import (
     BoardAction,
     BoardGame,
@@ -37,7 +35,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.services import event_draw, tournament_create
+from tournaments.services import event_draw
 
 pytestmark = pytest.mark.django_db
 
@@ -72,17 +70,16 @@ ATTEMPTS = {
     "password2": "tavola-reale-42",
     "confirm": "1",  # past the confirmation pages: the change itself is attempted
 }
-# creating or changing a player, a match outside any tournament or a tournament is not a
-# change to anyone's tournament: the Directors group may, so a director of another
-# tournament may too
+# creating a player, a match outside any tournament or a tournament is not a change to
+# anyone's tournament: the Directors group may, so a director of another tournament may too.
+# Changing a player of this tournament, or inviting them, is its directors' (issue 23.1): the
+# walk's player plays in it, so those pages are walked and refused like its matches.
 CREATING = {
     "players/new/",
-    "players/<int:pk>/edit/",
     "players/import/",
     "matches/new/",
     "tournaments/new/",
     "tournaments/import/",
-    "players/<int:pk>/invitation/",  # invitations belong to the players' register
 }
 # pages that only read, but only for the tournament's directors (and staff): marked as the
 # changes are (sign_in_required), so the walk refuses them to everyone else
@@ -230,15 +227,6 @@ def ours(event_with, director):
     }
 
 
-@pytest.fixture
-def other_director(django_user_model, directors_group):
-    """A club director who runs another tournament: a member of the Directors group."""
-    user = django_user_model.objects.create_user("other", password="pw-other-1")
-    user.groups.add(directors_group)
-    tournament_create(name="Another club's cup", date=datetime.date(2026, 12, 20), user=user)
-    return user
-
-
 VISITORS = ["anonymous", "member", "other director", "directors group"]
 
 
@@ -310,26 +298,36 @@ def test_every_role_reads_the_same_public_data_from_the_api(
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("who", ["player", "player of another"])
+@pytest.mark.parametrize("who", ["player", "player of another", "another director, linked"])
 def test_a_player_changes_nothing_of_the_tournament_nor_of_anyone_else(
-    client, django_user_model, director, ours, who
+    client, django_user_model, director, other_director, ours, who
 ):
     """A player entered in this tournament (in its Swiss: the walk's matches are not theirs,
-    and their own side on the board is tested with the board) and a player of no tournament:
-    refused every director's change; their own pages answer them, and their own check-in
-    and details are tested with the player's pages (tests/tournaments)."""
-    account = django_user_model.objects.create_user("pl", password="pw-player-1")
-    if who == "player":
-        swiss = Event.objects.get(tournament=ours["tournament"], format=Event.Format.SWISS)
+    and their own side on the board is tested with the board), a player of no tournament,
+    and a director of another tournament who took a player's invitation (saying it is that
+    player, issue 23.1): refused every change of this tournament's director; their own
+    pages answer them, and their own check-in and details are tested with the player's
+    pages (tests/tournaments)."""
+    swiss = Event.objects.get(tournament=ours["tournament"], format=Event.Format.SWISS)
+    if who == "another director, linked":
+        account = other_director
         player = swiss.entries.first().player
+        invitation = invitation_issue(player=player, user=director)
+        invitation_accept(token=invitation.token, user=account, confirmed=True)
     else:
-        player = Player.objects.create(name="Someone Else")
-    player_update(player=player, account=account, user=director)
+        account = django_user_model.objects.create_user("pl", password="pw-player-1")
+        if who == "player":
+            player = swiss.entries.first().player
+        else:
+            player = Player.objects.create(name="Someone Else")
+        player_update(player=player, account=account, user=SYSTEM)
     client.force_login(account)
     before = snapshot()
     walked = refused = 0
     for route, pattern in site_patterns():
         changes = getattr(pattern.callback, "changes", False)
+        if route in CREATING and who == "another director, linked":
+            continue  # a member of the Directors group creates their own (see CREATING)
         path = fill(route, ours)
         for method in (client.get, client.post):
             if route in ("me/profile/", "me/emails/") and method == client.post:

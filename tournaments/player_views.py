@@ -23,6 +23,7 @@ from club.policy import (
     can_ask_to_enter,
     can_direct,
     can_invite,
+    directs,
     own_player,
     require,
     sign_in_required,
@@ -30,6 +31,7 @@ from club.policy import (
 from club.services import (
     invitation_accept,
     invitation_issue,
+    invitation_link_refusal,
     invitation_refusal,
     invitation_revoke,
     invitations_issue,
@@ -108,18 +110,18 @@ def invitation(request, token: str):
     if refusal is not None:
         status = 404 if found is None else 410
         return render(request, "invitation.html", {"refusal": refusal.messages[0]}, status=status)
-    linked = own_player(request.user)
     signed_in = request.user.is_authenticated
-    if signed_in and linked is not None:
-        refusal = _(
-            "Your account is already linked to the player %(name)s: sign out, then open the "
-            "link again to make a new account."
-        ) % {"name": linked.name}
-        return render(request, "invitation.html", {"refusal": refusal}, status=409)
     form = None if signed_in else AccountForm(request.POST or None)
-    context = {"invitation": found, "form": form}
+    context: dict = {"invitation": found, "form": form}
+    if signed_in:
+        try:  # refused whatever they answer: linked already, or directing the player's event
+            invitation_link_refusal(account=request.user, player=found.player, confirmed=True)
+        except ValidationError as error:
+            context["refusal"] = error.messages[0]
+            return render(request, "invitation.html", context, status=409)
+        context["ask_identity"] = directs(request.user)
     if request.method == "POST" and (signed_in or form.is_valid()):
-        details = {}
+        details: dict = {"confirmed": request.POST.get("identity") == "yes"}
         if not signed_in:
             details = {
                 "username": form.cleaned_data["username"],
@@ -129,7 +131,8 @@ def invitation(request, token: str):
             player, account = invitation_accept(token=token, user=request.user, **details)
         except ValidationError as error:
             if form is None:
-                context["refusal"] = error.messages[0]
+                said = "identity_error" if error.code == "confirm_identity" else "refusal"
+                context[said] = error.messages[0]
                 return render(request, "invitation.html", context, status=409)
             form.add_error(None, error)
         else:
@@ -199,8 +202,6 @@ def tournament_invitations(request, pk: int):
     )
     if request.method == "POST":
         waiting = [p for p in entrants if p.user_id is None and not p.invitations.all()]
-        for player in waiting:
-            require(can_invite(request.user, player))
         issued = invitations_issue(players=waiting, user=request.user)
         messages.success(request, _("Invitations issued: %(count)s.") % {"count": len(issued)})
         return redirect("tournament_invitations", pk=found.pk)
@@ -217,7 +218,6 @@ def tournament_invitations(request, pk: int):
         "cards": cards,
         "linked": linked,
         "missing": missing,
-        "may_invite": can_invite(request.user, None),
     }
     return render(request, "invitation_cards.html", context)
 

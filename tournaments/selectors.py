@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import Player
-from club.policy import MatchScope
+from club.policy import MatchScope, PlayerScope
 from matches.models import Game, Match
 from matches.selectors import PlayerReports, ScoreSheet, match_score_sheet, player_reports_pending
 
@@ -62,6 +62,26 @@ def match_scope(match: Any) -> MatchScope | None:
         },
         url=place.event.get_absolute_url(),
     )
+
+
+def player_scope(player: Any) -> PlayerScope:
+    """The directors of every tournament the player is entered in or has a match of (a
+    substitute's predecessor keeps their matches), for the policy (registered at start-up)."""
+    played = Tournament.objects.filter(
+        Q(events__entries__player=player.pk)
+        | Q(events__places__match__player_a=player.pk)
+        | Q(events__places__match__player_b=player.pk)
+    )
+    directors = Tournament.directors.through.objects.filter(
+        tournament__in=played.values("pk")
+    ).values_list("user_id", flat=True)
+    entered = played.exists()
+    return PlayerScope(entered=entered, directors=frozenset(directors) if entered else frozenset())
+
+
+def directs_a_tournament(user: Any) -> bool:
+    """The account directs some tournament (for the policy, registered at start-up)."""
+    return Tournament.directors.through.objects.filter(user_id=user.pk).exists()
 
 
 def player_list() -> QuerySet[Player]:

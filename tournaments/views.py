@@ -12,7 +12,7 @@ from club.audit import audit_for_subject
 from club.filters import PlayerFilter
 from club.forms import PlayerForm, PlayersFileForm, import_line_said
 from club.models import Player
-from club.policy import can_create, require, sign_in_required
+from club.policy import can_change_player, can_create, require, sign_in_required
 from club.selectors import players_import_preview
 from club.services import player_create, player_update, players_import
 from club.tables import PlayerTable, table_page
@@ -40,8 +40,16 @@ def player(request, pk: int):
     table = MatchTable(matches, orderable=False)
     ratings = RatingHistoryTable(player_rating_history(player=person))
     RequestConfig(request, paginate={"per_page": 25}).configure(ratings)
-    context = {"player": person, "table": table, "won": won, "lost": lost, "ratings": ratings}
-    if can_create(request.user):
+    may_change = can_change_player(request.user, person)
+    context = {
+        "player": person,
+        "table": table,
+        "won": won,
+        "lost": lost,
+        "ratings": ratings,
+        "may_change": may_change,
+    }
+    if may_change:
         context["changes"] = audit_for_subject(subject=person).order_by("-at", "-id")[:30]
     return render(request, "player.html", context)
 
@@ -63,7 +71,7 @@ def player_new(request):
 def player_edit(request, pk: int):
     """A player's details put right: a misspelt name, a new club, an email."""
     person = get_object_or_404(Player, pk=pk)
-    require(can_create(request.user))
+    require(can_change_player(request.user, person))
     saved_name = person.name  # the heading names the player as saved, not as typed
     form = PlayerForm(request.POST or None, instance=person)
     if request.method == "POST" and form.is_valid():

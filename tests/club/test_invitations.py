@@ -116,21 +116,21 @@ def test_the_database_keeps_one_open_invitation_a_player(anna, director):
 
 
 def test_a_player_with_an_account_gets_no_invitation(anna, director, member):
-    player_update(player=anna, account=member, user=director)
+    player_update(player=anna, account=member, user=SYSTEM)
     with pytest.raises(ValidationError, match="already has an account"):
         invitation_issue(player=anna, user=director)
 
 
 def test_a_player_linked_meanwhile_refuses_the_link(anna, director, member):
     invitation = invitation_issue(player=anna, user=director)
-    player_update(player=anna, account=member, user=director)
+    player_update(player=anna, account=member, user=SYSTEM)
     with pytest.raises(ValidationError, match="already has an account") as refused:
         accept(invitation)
     assert refused.value.code == "player_linked"
 
 
 def test_an_account_linked_to_another_player_is_refused(anna, bruno, director, member):
-    player_update(player=bruno, account=member, user=director)
+    player_update(player=bruno, account=member, user=SYSTEM)
     invitation = invitation_issue(player=anna, user=director)
     with pytest.raises(ValidationError, match="already linked to the player Bruno Bianchi"):
         invitation_accept(token=invitation.token, user=member)
@@ -165,7 +165,7 @@ def test_invitations_for_many_skip_those_with_an_account_or_a_link(
     anna, bruno, field, director, member
 ):
     carla = field(1, prefix="Carla")[0]
-    player_update(player=anna, account=member, user=director)
+    player_update(player=anna, account=member, user=SYSTEM)
     kept = invitation_issue(player=bruno, user=director)
     issued = invitations_issue(players=[anna, bruno, carla], user=director)
     assert [i.player for i in issued] == [carla]
@@ -210,9 +210,18 @@ def test_a_player_does_not_change_another(anna, bruno, director):
         player_update(player=bruno, user=account, name="Bruno il Grande")
 
 
-def test_the_director_still_changes_everything(anna, director, member):
-    saved = player_update(player=anna, user=director, country="Francia", account=member)
-    assert saved.country == "Francia" and saved.user == member
+def test_the_director_changes_the_details_and_staff_the_account(
+    anna, director, member, django_user_model
+):
+    """Linking an account outright is the admin's: a director's way is the invitation,
+    which asks a directing account to say it is the player (issue 23.1)."""
+    saved = player_update(player=anna, user=director, country="Francia")
+    assert saved.country == "Francia"
+    with pytest.raises(PermissionDenied):
+        player_update(player=anna, user=director, account=director)
+    assert Player.objects.get(pk=anna.pk).user is None
+    staff = django_user_model.objects.create_user("staff", password="pw-1", is_staff=True)
+    assert player_update(player=anna, user=staff, account=member).user == member
 
 
 # --- the audit -------------------------------------------------------------------------------
@@ -300,7 +309,7 @@ def test_a_weak_password_is_refused_on_the_page(client, anna, director):
 def test_a_signed_in_account_linked_elsewhere_is_refused_on_the_page(
     client, anna, bruno, director, member
 ):
-    player_update(player=bruno, account=member, user=director)
+    player_update(player=bruno, account=member, user=SYSTEM)
     invitation = invitation_issue(player=anna, user=director)
     client.force_login(member)
     page = client.post(reverse("invitation", args=[invitation.token]))
@@ -345,3 +354,138 @@ def test_a_system_issued_card_names_no_one(anna):
     invitation = invitation_issue(player=anna, user=SYSTEM)
     entry = audit_for_subject(subject=anna).filter(code="invitation.issued").get()
     assert invitation.created_by is None and audit_sentence(entry).startswith("The site issued")
+
+
+# --- who may invite, and which accounts a link may take (issue 23.1) -------------------------
+
+
+@pytest.fixture
+def entered(event_with, field):
+    """A player entered in the director's tournament (a Swiss not yet drawn)."""
+    from tournaments.models import Event
+
+    event = event_with(Event.Format.SWISS, field(3), swiss_rounds=2)
+    return event.entries.order_by("pk").first().player
+
+
+def test_a_director_of_another_tournament_may_not_invite_or_change_its_players(
+    client, entered, director, other_director
+):
+    """The invitation makes an account the player's: only those who may change the player
+    issue it, and a director of another tournament may not (issue 23.1)."""
+    with pytest.raises(PermissionDenied):
+        invitation_issue(player=entered, user=other_director)
+    with pytest.raises(PermissionDenied):
+        player_update(player=entered, user=other_director, email="other@example.org")
+    client.force_login(other_director)
+    page = reverse("player_invitation", args=[entered.pk])
+    assert client.get(page).status_code == 403
+    assert client.post(page, {"action": "issue"}).status_code == 403
+    assert client.post(reverse("player_edit", args=[entered.pk]), {"name": "X"}).status_code == 403
+    seen = client.get(entered.get_absolute_url()).content.decode()
+    assert page not in seen and reverse("player_edit", args=[entered.pk]) not in seen
+    assert not Invitation.objects.filter(player=entered).exists()
+    client.force_login(director)  # the player's own director may
+    assert client.post(page, {"action": "issue"}).status_code == 302
+    assert Invitation.objects.filter(player=entered, created_by=director).count() == 1
+
+
+def test_the_directors_group_invites_a_player_of_no_tournament(anna, other_director):
+    """The register's keepers keep the players no tournament has yet."""
+    assert invitation_issue(player=anna, user=other_director).player == anna
+
+
+def test_staff_invites_anyone(entered, django_user_model):
+    staff = django_user_model.objects.create_user("staff", password="pw-1", is_staff=True)
+    assert invitation_issue(player=entered, user=staff).player == entered
+
+
+def test_a_directing_account_says_it_is_the_player_before_it_is_linked(
+    client, entered, director, other_director
+):
+    """A link opened while signed in as a director's account would hand it the player's
+    side on the board and their reports: the page says so and asks (issue 23.1)."""
+    invitation = invitation_issue(player=entered, user=director)
+    client.force_login(other_director)
+    page = client.get(invitation.get_absolute_url())
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "Your account other is a director's account" in text and 'name="identity"' in text
+    refused = client.post(invitation.get_absolute_url())
+    assert refused.status_code == 409
+    assert "Tick the box only if you are" in refused.content.decode()
+    assert Player.objects.get(pk=entered.pk).user is None
+    assert Invitation.objects.get(pk=invitation.pk).used_at is None
+    italian = client.post(invitation.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    assert "Spunta la casella solo se sei" in italian.content.decode()
+    linked = client.post(invitation.get_absolute_url(), {"identity": "yes"})
+    assert linked.status_code == 302
+    assert Player.objects.get(pk=entered.pk).user == other_director
+    said = audit_sentence(audit_for_subject(subject=entered).order_by("-id").first())
+    assert said == (
+        f"other, an account that directs tournaments, linked itself to the player "
+        f"{entered.name} with an invitation, saying it is that player."
+    )
+
+
+def test_staff_is_asked_too(client, anna, director, django_user_model):
+    staff = django_user_model.objects.create_user("staff", password="pw-1", is_staff=True)
+    invitation = invitation_issue(player=anna, user=director)
+    with pytest.raises(ValidationError) as refused:
+        invitation_accept(token=invitation.token, user=staff)
+    assert refused.value.code == "confirm_identity"
+    assert Player.objects.get(pk=anna.pk).user is None
+    invitation_accept(token=invitation.token, user=staff, confirmed=True)
+    assert Player.objects.get(pk=anna.pk).user == staff
+
+
+def test_a_player_s_own_account_is_not_asked(client, anna, director, member):
+    """An account that directs nothing links with one button, as before."""
+    invitation = invitation_issue(player=anna, user=director)
+    client.force_login(member)
+    assert 'name="identity"' not in client.get(invitation.get_absolute_url()).content.decode()
+    assert client.post(invitation.get_absolute_url()).status_code == 302
+    assert Player.objects.get(pk=anna.pk).user == member
+
+
+def test_a_director_is_never_linked_to_a_player_of_their_own_tournament(client, entered, director):
+    """Linked, they would report and confirm their own matches' results as the player and
+    judge them as the director: refused whatever they tick (issue 23.1)."""
+    invitation = invitation_issue(player=entered, user=director)
+    with pytest.raises(ValidationError) as refused:
+        invitation_accept(token=invitation.token, user=director, confirmed=True)
+    assert refused.value.code == "account_directs_player"
+    client.force_login(director)
+    for response in (
+        client.get(invitation.get_absolute_url()),
+        client.post(invitation.get_absolute_url(), {"identity": "yes"}),
+    ):
+        assert response.status_code == 409
+        assert "never linked to a player of their own tournament" in response.content.decode()
+        assert 'name="identity"' not in response.content.decode()
+    italian = client.get(invitation.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    assert "non viene mai collegato a un giocatore del proprio torneo" in italian.content.decode()
+    assert Player.objects.get(pk=entered.pk).user is None
+    client.logout()  # the director who also plays makes a separate account with the link
+    made = client.post(
+        invitation.get_absolute_url(),
+        {"username": "playing", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert made.status_code == 302
+    assert Player.objects.get(pk=entered.pk).user.get_username() == "playing"
+
+
+def test_issuing_again_to_a_linked_player_does_not_unlink_them(
+    client, entered, director, member, tournament
+):
+    """Neither the player's page nor the tournament's cards take a linked player's account
+    away (issue 23.1)."""
+    accept(invitation_issue(player=entered, user=director), user=member)
+    with pytest.raises(ValidationError):
+        invitation_issue(player=entered, user=director)
+    client.force_login(director)
+    client.post(reverse("player_invitation", args=[entered.pk]), {"action": "issue"})
+    client.post(reverse("player_invitation", args=[entered.pk]), {"action": "revoke"})
+    client.post(reverse("tournament_invitations", args=[tournament.pk]))
+    assert Player.objects.get(pk=entered.pk).user == member
+    assert not Invitation.objects.filter(player=entered, used_at__isnull=True).exists()

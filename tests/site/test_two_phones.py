@@ -53,6 +53,7 @@ def test_two_phones_check_in_report_confirm_and_dispute_while_the_wall_follows(
     from django.db.models import Q
 
     from club.models import Player
+    from club.policy import SYSTEM
     from club.services import player_create, player_update
     from matches.models import Dispute, Match
     from tournaments.models import Entry, Event
@@ -99,7 +100,7 @@ def test_two_phones_check_in_report_confirm_and_dispute_while_the_wall_follows(
     anna, bruno = people["Anna Rossi"], people["Bruno Bianchi"]
     for player, username in ((anna, "anna"), (bruno, "bruno")):
         account = django_user_model.objects.create_user(username, password=PASSWORD)
-        player_update(player=player, account=account, user=director)
+        player_update(player=player, account=account, user=SYSTEM)
     for player in people.values():
         entry = entry_register(event=main, player=player, user=director)
         if player not in (anna, bruno):

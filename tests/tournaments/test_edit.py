@@ -15,7 +15,6 @@ from tournaments.services import (
     event_create,
     event_draw,
     event_update,
-    tournament_create,
     tournament_update,
 )
 
@@ -24,14 +23,6 @@ pytestmark = pytest.mark.django_db
 
 def text(response):
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
-
-
-@pytest.fixture
-def other_director(django_user_model, directors_group):
-    user = django_user_model.objects.create_user("other", password="pw-other-1")
-    user.groups.add(directors_group)
-    tournament_create(name="Another club's cup", date=datetime.date(2026, 12, 20), user=user)
-    return user
 
 
 @pytest.fixture

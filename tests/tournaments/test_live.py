@@ -290,7 +290,7 @@ def test_the_check_in_list_brings_a_check_in_made_on_a_phone_to_the_director(
     event = event_with(Event.Format.SINGLE, 4, check_in=False)
     entry = event.entries.order_by("pk").first()
     account = django_user_model.objects.create_user("anna", password="pw-anna-1")
-    player_update(player=entry.player, account=account, user=director)
+    player_update(player=entry.player, account=account, user=SYSTEM)
     client.force_login(director)
     url = reverse("event", args=[event.pk])
     page = client.get(url).content.decode()

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from club.audit import audit_for_tournament, audit_sentence
 from club.models import Player
+from club.policy import SYSTEM
 from club.services import player_update
 from matches.models import Match
 from tournaments.models import Entry, EntryRequest, Event, Table
@@ -39,7 +40,7 @@ def player_user(django_user_model):
 @pytest.fixture
 def linked(anna, player_user, director):
     """Anna Rossi, signed in with her own account."""
-    return player_update(player=anna, account=player_user, user=director)
+    return player_update(player=anna, account=player_user, user=SYSTEM)
 
 
 @pytest.fixture
@@ -402,7 +403,7 @@ def test_the_tournament_s_invitation_cards_for_its_entrants(
 ):
     entry_register(event=event, player=anna, user=director)
     entry_register(event=event, player=bruno, user=director)
-    player_update(player=bruno, account=member, user=director)
+    player_update(player=bruno, account=member, user=SYSTEM)
     url = reverse("tournament_invitations", args=[event.tournament_id])
     before = director_client.get(url).content.decode()
     assert "1 player has no invitation link yet" in before and "<svg" not in before
