@@ -53,6 +53,7 @@ from .selectors import (
     tournament_entry_requests,
     tournament_list,
     tournament_overview,
+    tournament_playing_directors,
 )
 from .services import (
     entry_check_in,
@@ -136,6 +137,7 @@ def tournament(request, pk: int):
             "events": events,
             "directs": directing,
             "directors": found.directors.order_by("username"),
+            "playing_directors": tournament_playing_directors(tournament=found),
             "dice_form": DiceForm(initial={"allowed": found.physical_dice}) if directing else None,
             "tables_form": TablesForm(initial={"tables": found.tables}) if directing else None,
             "late_rounds_form": LateRoundsForm(initial={"count_as": found.late_rounds})

@@ -79,6 +79,20 @@ def player_scope(player: Any) -> PlayerScope:
     return PlayerScope(entered=entered, directors=frozenset(directors) if entered else frozenset())
 
 
+def tournament_playing_directors(*, tournament: Tournament) -> QuerySet[Player]:
+    """The players entered in the tournament whose account is one of its directors: a link
+    the policy refuses to make (:func:`club.policy.link_refusal`), but which a director
+    added, or an entry made, after the link brings about; the tournament's page says so."""
+    return (
+        Player.objects.filter(
+            entries__event__tournament=tournament,
+            user__in=tournament.directors.values("pk"),
+        )
+        .distinct()
+        .order_by("name", "id")
+    )
+
+
 def directs_a_tournament(user: Any) -> bool:
     """The account directs some tournament (for the policy, registered at start-up)."""
     return Tournament.directors.through.objects.filter(user_id=user.pk).exists()

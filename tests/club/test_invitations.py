@@ -489,3 +489,21 @@ def test_issuing_again_to_a_linked_player_does_not_unlink_them(
     client.post(reverse("tournament_invitations", args=[tournament.pk]))
     assert Player.objects.get(pk=entered.pk).user == member
     assert not Invitation.objects.filter(player=entered, used_at__isnull=True).exists()
+
+
+def test_a_director_entered_after_their_link_is_flagged_on_the_tournament_page(
+    client, anna, director, tournament, event_with
+):
+    """The link was made while Anna played nowhere; entered since in a tournament her account
+    directs, the tournament's page says so to everyone (issue 23.1: refused or flagged)."""
+    from tournaments.models import Event
+
+    invitation_accept(
+        token=invitation_issue(player=anna, user=director).token, user=director, confirmed=True
+    )
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert 'id="playing-directors"' not in page
+    event_with(Event.Format.SWISS, [anna], swiss_rounds=1)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert "Also playing, with a director's account:" in page
+    assert 'id="playing-directors"' in page and anna.name in page.split("playing-directors")[1]
