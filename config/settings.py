@@ -338,7 +338,8 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", not DEBU
 
 # Content-Security-Policy (django-csp): scripts, styles, fonts and requests from the site only,
 # never inline (no <script>, <style>, on...= or style= in a page); images also as data: URLs;
-# no framing; forms post to the site only.
+# no framing; forms post to the site only; no <base> (which would move every relative address
+# of a page elsewhere) and no plugins (<object>, <embed>), which the site never uses.
 INSTALLED_APPS += ["csp"]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -346,6 +347,8 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "form-action": [SELF],
         "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
     },
 }
 

@@ -76,6 +76,8 @@ STRICT = {
     "img-src": "'self' data:",
     "form-action": "'self'",
     "frame-ancestors": "'none'",
+    "base-uri": "'none'",  # issue 23.11
+    "object-src": "'none'",
 }
 
 
