@@ -797,12 +797,10 @@ def test_a_director_downloads_checks_and_imports_a_tournament(demo, client):
         "12 players already on this site",
         "Giulia Romano",
         "games recorded, 2 on the board",
-        'name="checked"',
+        'name="key"',
     ):
         assert expected in shown, expected
-    checked = preview.context["checked"]
-
-    done = client.post(reverse("tournament_import"), {"checked": checked, "confirm": "1"})
+    done = _confirm(client, preview)
     created = Tournament.objects.exclude(pk=tournament.pk).get()
     assert done.status_code == 302 and done["Location"] == created.get_absolute_url()
     landed = client.get(done["Location"]).content.decode()
@@ -836,8 +834,8 @@ def test_the_import_page_refuses_in_plain_words_and_creates_nothing(document, di
     _refused(client, client.post(reverse("tournament_import"), {}), "Choose a tournament file.")
     _refused(
         client,
-        client.post(reverse("tournament_import"), {"checked": "forged", "confirm": "1"}),
-        "expired or was changed",
+        client.post(reverse("tournament_import"), {"key": "forged", "confirm": "1"}),
+        "The preview has expired or was already confirmed: upload the file again.",
     )
     assert counts() == before
 
@@ -868,19 +866,16 @@ def test_the_confirmation_asks_the_policy_again(document, director_client, direc
     preview = _upload(director_client, json.dumps(document).encode())
     assert preview.status_code == 200
     assert "12 new players, added to this site" in preview.content.decode()
-    checked = preview.context["checked"]
     director.groups.clear()
     before = counts()
-    response = director_client.post(
-        reverse("tournament_import"), {"checked": checked, "confirm": "1"}
-    )
+    response = _confirm(director_client, preview)
     assert response.status_code == 403
     assert counts() == before
 
 
 def _confirm(client, preview, **extra):
     """The preview's confirmation button pressed, with ``extra`` fields (the directors)."""
-    fields = {"checked": preview.context["checked"], "confirm": "1", **extra}
+    fields = {"key": preview.context["key"], "confirm": "1", **extra}
     return client.post(reverse("tournament_import"), fields)
 
 
@@ -928,6 +923,174 @@ def test_ticking_someone_not_offered_on_the_page_is_refused_in_words(
     page = response.content.decode()
     assert 'name="directors" value="rival" checked>' in page  # the preview again, as ticked
     assert counts() == before
+
+
+# --- the previewed file kept on the server, confirmed by its key (issue 23.9) ---------------
+
+
+def _league(players: int, size: int) -> bytes:
+    """A generated tournament file of about ``size`` bytes: a season's round robin of
+    ``players``, every match finished by its final score, and a long history (each entry
+    with a note of random text, so it compresses about as little as real logs do)."""
+    import random
+
+    rng = random.Random(players)
+    people = [f"p{n}" for n in range(1, players + 1)]
+    pairs = [(a, b) for i, a in enumerate(people) for b in people[i + 1 :]]
+    document = {
+        "format": "crawford-tournament",
+        "version": 1,
+        "tournament": {
+            "name": "Lega d'Inverno",
+            "date": "2026-12-13",
+            "venue": "Circolo Backgammon Milano",
+            "physical_dice": False,
+            "late_rounds": "loss",
+            "directors": ["director"],
+        },
+        "players": [
+            {"key": key, "name": f"Giocatore {key}", "club": "", "country": "IT"}
+            | {"email": "", "phone": ""}
+            for key in people
+        ],
+        "events": [
+            {
+                "key": "e1",
+                "name": "Lega",
+                "format": "round_robin",
+                "seeding": "random",
+                "swiss_rounds": None,
+                "cut": None,
+                "pools": 1,
+                "parent": None,
+                "draw_seed": 1,
+                "drawn_at": "2026-12-13T09:00:00+00:00",
+                "rounds": [5],
+                "entries": [
+                    {"player": key, "status": "checked_in", "seed": n, "pool": 1}
+                    for n, key in enumerate(people, 1)
+                ],
+                "byes": [],
+            }
+        ],
+        "matches": [
+            {
+                "key": f"m{n}",
+                "event": "e1",
+                "round": 1 + n % (players - 1),
+                "bracket_key": "",
+                "reason_code": "",
+                "reason_params": {},
+                "player_a": a,
+                "player_b": b,
+                "length": 5,
+                "date": "2026-12-13",
+                "status": "finished",
+                "final_score": [5, rng.randrange(5)] if n % 2 else [rng.randrange(5), 5],
+                "walkover_winner": None,
+                "finished_at": "2026-12-13T12:00:00+00:00",
+                "physical_dice": False,
+                "games": [],
+                "board_games": [],
+                "disputes": [],
+            }
+            for n, (a, b) in enumerate(pairs, 1)
+        ],
+        "audit": [],
+    }
+    text = json.dumps(document, indent=1)
+    entries, number, length = [], 0, len(text)
+    while length < size - 10_000:
+        number += 1
+        entry = {
+            "at": f"2026-12-13T{number // 3600 % 24:02d}:{number // 60 % 60:02d}:00+00:00",
+            "code": "tournament.changed",
+            "params": {"name": "Lega d'Inverno"},
+            "before": {"venue": ""},
+            "after": {"venue": rng.randbytes(2_000).hex()},
+            "user": "director",
+            "user_name": "director",
+            "subject": {"kind": "tournament"},
+            "match": None,
+            "dispute": None,
+            "tournament": True,
+        }
+        entries.append(json.dumps(entry, indent=1))
+        length += len(entries[-1]) + 1
+    return (text[: text.rindex("[]")] + "[" + ",".join(entries) + "]\n}\n").encode()
+
+
+def test_a_file_near_the_size_limit_previews_and_is_imported(director_client):
+    """The confirmation posts the preview's key, not the file: one as large as a tournament
+    file may be is imported as it was previewed (it was refused at the confirmation as too
+    large a form)."""
+    from tournaments.transfer import MAX_BYTES
+
+    content = _league(40, MAX_BYTES - 100_000)
+    assert MAX_BYTES - 120_000 < len(content) <= MAX_BYTES
+    preview = _upload(director_client, content)
+    assert preview.status_code == 200
+    assert "<dd>780</dd>" in preview.content.decode()  # matches
+    assert len(preview.content) < 100_000  # the file is not in the page
+
+    done = _confirm(director_client, preview)
+
+    assert done.status_code == 302
+    created = Tournament.objects.get()
+    assert Match.objects.filter(place__event__tournament=created).count() == 780
+    assert AuditEntry.objects.filter(imported=True).count() == len(json.loads(content)["audit"])
+
+
+def test_a_preview_is_confirmed_once_and_only_by_its_importer(
+    document, director_client, django_user_model, directors_group
+):
+    preview = _upload(director_client, json.dumps(document).encode())
+    from django.test import Client
+
+    other = django_user_model.objects.create_user("other", password="pw-other-1")
+    other.groups.add(directors_group)
+    client = Client()
+    client.force_login(other)
+    before = counts()
+    expired = "The preview has expired or was already confirmed: upload the file again."
+    _refused(client, _confirm(client, preview), expired)  # not theirs: nothing there
+    assert counts() == before
+
+    assert _confirm(director_client, preview).status_code == 302
+    assert Tournament.objects.count() == 1
+    _refused(director_client, _confirm(director_client, preview), expired)  # sent twice
+    assert Tournament.objects.count() == 1
+
+
+def test_a_preview_kept_too_long_has_expired(document, director_client):
+    import datetime
+
+    from django.utils import timezone
+
+    from club.models import KeptUpload
+
+    preview = _upload(director_client, json.dumps(document).encode())
+    KeptUpload.objects.update(kept_at=timezone.now() - datetime.timedelta(days=1, minutes=1))
+    director_client.cookies["django_language"] = "it"
+    _refused(
+        director_client,
+        _confirm(director_client, preview),
+        "L&#x27;anteprima è scaduta o è già stata confermata: carica di nuovo il file.",
+    )
+    assert not Tournament.objects.exists()
+
+
+def test_a_refused_confirmation_keeps_the_preview_for_another_try(forged, director_client):
+    document, _admin, _rival = forged
+    preview = _upload(director_client, json.dumps(document).encode())
+    refused = _confirm(director_client, preview, directors=["admin"])
+    assert refused.status_code == 400 and "What the import will create" in refused.content.decode()
+    assert _confirm(director_client, preview, directors=["rival"]).status_code == 302
+    assert Tournament.objects.count() == 1
+
+
+def test_an_empty_file_is_refused_in_words(director_client):
+    _refused(director_client, _upload(director_client, b""), "The submitted file is empty.")
 
 
 # --- who may download it ---------------------------------------------------------------------

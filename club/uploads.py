@@ -1,0 +1,75 @@
+"""Files kept between their preview and their confirmation (:class:`club.models.KeptUpload`).
+
+A page that previews an upload keeps the file here and puts only its key in the
+confirmation's form: the file is not posted twice, so a file as large as the page takes
+is confirmed as it was previewed. The key is bound to the account that uploaded it: another
+account holding the key finds nothing. A kept file lasts :data:`KEPT`; each new one clears
+those older than that.
+
+Why the database and not the cache, as match files' replays are kept: a replay that is
+lost is made again from the text the form carries, but a preview lost here means uploading
+the file again. The cache is each process's memory on a laptop (and on a server run
+without Redis, a confirmation reaching another worker would find nothing), Redis may evict
+a large value or be down, while the database is shared by every worker and is what the
+import writes to anyway; and taking the file inside the import's transaction makes a
+confirmation sent twice import once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+import zlib
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import KeptUpload
+
+KEPT = datetime.timedelta(days=1)
+
+
+def upload_gone() -> ValidationError:
+    """The refusal when a kept file is not there (expired, confirmed, or someone else's)."""
+    return ValidationError(
+        _("The preview has expired or was already confirmed: upload the file again."),
+        code="upload_gone",
+    )
+
+
+def upload_keep(*, user: Any, kind: str, data: bytes) -> str:
+    """Keep ``data`` for ``user`` and return its key; clear what has been kept too long."""
+    KeptUpload.objects.filter(kept_at__lt=timezone.now() - KEPT).delete()
+    key = secrets.token_urlsafe(32)
+    KeptUpload.objects.create(key=key, user=user, kind=kind, data=zlib.compress(data, 6))
+    return key
+
+
+def _kept(*, user: Any, kind: str, key: str):
+    if not getattr(user, "is_authenticated", False) or not isinstance(key, str) or not key:
+        return KeptUpload.objects.none()
+    return KeptUpload.objects.filter(
+        key=key, user=user, kind=kind, kept_at__gte=timezone.now() - KEPT
+    )
+
+
+def upload_read(*, user: Any, kind: str, key: str) -> bytes:
+    """The file ``user`` kept under ``key`` (to show its preview again), or :func:`upload_gone`."""
+    found = _kept(user=user, kind=kind, key=key).values_list("data", flat=True).first()
+    if found is None:
+        raise upload_gone()
+    return zlib.decompress(found)
+
+
+def upload_take(*, user: Any, kind: str, key: str) -> bytes:
+    """The file kept under ``key``, removed: call it inside the transaction that uses it, so
+    that a failure keeps it and two confirmations at once find it only once."""
+    found = _kept(user=user, kind=kind, key=key).select_for_update().first()
+    if found is None:
+        raise upload_gone()
+    deleted, _kinds = KeptUpload.objects.filter(pk=found.pk).delete()
+    if not deleted:  # taken meanwhile (a database that does not lock rows: SQLite)
+        raise upload_gone()
+    return zlib.decompress(found.data)
