@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.text import one_line_problem
+from rules.text import one_line, one_line_problem
 
 from .csvimport import MAX_BYTES, CsvRefused, players_read, rows_read
 from .models import Player
@@ -25,7 +25,8 @@ class OneLineField(forms.CharField):
 
     default_error_messages = {
         "one_line": gettext_lazy(
-            "Write it on one line, without line breaks or invisible control characters."
+            "One line only: in the box below, the line breaks and invisible control "
+            "characters are taken out. Check it, then save again."
         ),
     }
 
@@ -38,13 +39,20 @@ class OneLineField(forms.CharField):
         if value and one_line_problem(value, joins_lines=self.joins_lines) is not None:
             raise ValidationError(self.error_messages["one_line"], code="one_line")
 
+    def bound_data(self, data, initial):
+        """The text shown again with a refusal: as it would be saved, so what was hidden in
+        it shows by its absence ("Anna \u202eissoR" looked like "Anna Rossi")."""
+        data = super().bound_data(data, initial)
+        return one_line(data) if isinstance(data, str) else data
+
 
 class NameField(OneLineField):
     """A name: one line, refused in words that say so."""
 
     default_error_messages = {
         "one_line": gettext_lazy(
-            "A name is one line: take out the line breaks and invisible control characters."
+            "A name is one line: in the box below, its line breaks and invisible control "
+            "characters are taken out. Check it, then save again."
         ),
     }
 

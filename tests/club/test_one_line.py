@@ -93,12 +93,16 @@ def test_a_player_registered_by_a_script_as_system_is_one_line_too():
 # --- the forms refuse in plain words, in English and Italian -----------------------------
 
 NAME_REFUSED = {
-    "en": "A name is one line: take out the line breaks and invisible control characters.",
-    "it": "Un nome sta su una riga sola: togli gli a capo e i caratteri di controllo invisibili.",
+    "en": "A name is one line: in the box below, its line breaks and invisible control "
+    "characters are taken out. Check it, then save again.",
+    "it": "Un nome sta su una riga sola: nel campo qui sotto gli a capo e i caratteri di "
+    "controllo invisibili sono stati tolti. Controllalo, poi salva di nuovo.",
 }
 LINE_REFUSED = {
-    "en": "Write it on one line, without line breaks or invisible control characters.",
-    "it": "Scrivilo su una riga sola, senza a capo né caratteri di controllo invisibili.",
+    "en": "One line only: in the box below, the line breaks and invisible control characters "
+    "are taken out. Check it, then save again.",
+    "it": "Una riga sola: nel campo qui sotto gli a capo e i caratteri di controllo invisibili "
+    "sono stati tolti. Controllalo, poi salva di nuovo.",
 }
 
 
@@ -121,6 +125,8 @@ def test_the_player_form_refuses_a_name_over_two_lines(director_client, language
     )
     assert page.status_code != 302 and not Player.objects.exists()
     assert NAME_REFUSED[language] in words(page) and LINE_REFUSED[language] in words(page)
+    shown = page.content.decode()  # the boxes hold the text as it would be saved
+    assert 'value="Anna Rossi"' in shown and 'value="Milano"' in shown
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
@@ -132,6 +138,7 @@ def test_the_player_form_refuses_a_change_with_a_hidden_character(director_clien
     page = director_client.post(url, posted, HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code != 302 and NAME_REFUSED[language] in words(page)
     assert LINE_REFUSED[language] in words(page)
+    assert 'value="Anna issoR"' in page.content.decode()  # what the override hid, shown
     anna.refresh_from_db()
     assert (anna.name, anna.phone) == ("Anna Rossi", "")
 

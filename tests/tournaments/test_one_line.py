@@ -21,12 +21,16 @@ from tournaments.services import event_create, event_update, tournament_create, 
 pytestmark = pytest.mark.django_db
 
 NAME_REFUSED = {
-    "en": "A name is one line: take out the line breaks and invisible control characters.",
-    "it": "Un nome sta su una riga sola: togli gli a capo e i caratteri di controllo invisibili.",
+    "en": "A name is one line: in the box below, its line breaks and invisible control "
+    "characters are taken out. Check it, then save again.",
+    "it": "Un nome sta su una riga sola: nel campo qui sotto gli a capo e i caratteri di "
+    "controllo invisibili sono stati tolti. Controllalo, poi salva di nuovo.",
 }
 LINE_REFUSED = {
-    "en": "Write it on one line, without line breaks or invisible control characters.",
-    "it": "Scrivilo su una riga sola, senza a capo né caratteri di controllo invisibili.",
+    "en": "One line only: in the box below, the line breaks and invisible control characters "
+    "are taken out. Check it, then save again.",
+    "it": "Una riga sola: nel campo qui sotto gli a capo e i caratteri di controllo invisibili "
+    "sono stati tolti. Controllalo, poi salva di nuovo.",
 }
 ANNOUNCEMENT_REFUSED = {
     "en": "An announcement cannot hold invisible control characters, such as those that turn "
