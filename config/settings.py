@@ -21,6 +21,8 @@ REDIS_URL      the cache every worker shares (replays, rate counts, live pages' 
 Logging and mail (README, Running on a server)
 LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
 ADMINS         who is mailed each server error: "Ann <ann@example.org>,bob@example.org"
+ADMIN_MAILS_PER_HOUR  at most this many error mails an hour from each worker process
+               (default 10); the log keeps every error, the next mail says how many were held
 EMAIL_HOST     the SMTP server; unset (default): mails are printed on the console instead
 EMAIL_PORT     default 587 (25 with EMAIL_USE_TLS=0)
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD   the SMTP account, if it needs one
@@ -267,19 +269,26 @@ NINJA_NUM_PROXIES = env_int("API_PROXIES", 0)
 # Warnings and errors go to stderr (gunicorn's or the service manager's log), each starting
 # with one line of the time, the level, the logger and the message, e.g.
 #   2026-11-22 21:04:05,120 ERROR django.request Internal Server Error: /matches/3/
-# then the traceback. With DEBUG off a server error is also mailed to ADMINS.
+# then the traceback. With DEBUG off a server error is also mailed to ADMINS, at most
+# ADMIN_MAILS_PER_HOUR an hour from each process. A refused request (a 403, a host not in
+# ALLOWED_HOSTS) is one line at WARNING, never mailed (config.logs).
 LOG_LEVEL = env("LOG_LEVEL", "WARNING").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise ImproperlyConfigured(f"LOG_LEVEL must be ERROR, WARNING or INFO, not {LOG_LEVEL!r}")
+ADMIN_MAILS_PER_HOUR = env_int("ADMIN_MAILS_PER_HOUR", 10, minimum=1)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"debug_off": {"()": "django.utils.log.RequireDebugFalse"}},
+    "filters": {
+        "debug_off": {"()": "django.utils.log.RequireDebugFalse"},
+        # a refused request (403, a bad Host header...) is one line, not a traceback
+        "refusals": {"()": "config.logs.RefusalsInOneLine", "level": LOG_LEVEL},
+    },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "mail_admins": {
-            "class": "django.utils.log.AdminEmailHandler",
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["refusals"]},
+        "mail_admins": {  # server errors only, at most ADMIN_MAILS_PER_HOUR
+            "class": "config.logs.RateLimitedAdminEmailHandler",
             "level": "ERROR",
             "filters": ["debug_off"],
         },
