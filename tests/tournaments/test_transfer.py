@@ -1075,7 +1075,7 @@ def test_a_preview_kept_too_long_has_expired(document, director_client):
     _refused(
         director_client,
         _confirm(director_client, preview),
-        "L&#x27;anteprima è scaduta o è già stata confermata: carica di nuovo il file.",
+        "L’anteprima è scaduta o è già stata confermata: carica di nuovo il file.",
     )
     assert not Tournament.objects.exists()
 
