@@ -52,6 +52,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ["at", "user_name", "code", "subject_type", "subject_id"]
-    list_filter = ["code"]
+    # imported: who acted is a tournament file's claim, not an account of this site
+    list_display = ["at", "user_name", "imported", "code", "subject_type", "subject_id"]
+    list_filter = ["imported", "code"]
     search_fields = ["user_name", "code"]

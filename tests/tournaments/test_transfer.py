@@ -534,6 +534,22 @@ def test_a_forged_history_is_kept_as_the_file_s_claims_never_as_an_account_s(
     assert "According to the file: director" not in changes
 
 
+def test_the_admin_tells_a_file_s_claims_from_the_site_s_own_entries(forged, director, client):
+    document, admin, _rival = forged
+    tournament_import(document=document, user=director)
+    client.force_login(admin)
+    url = reverse("admin:club_auditentry_changelist")
+    page = client.get(url).content.decode()
+    assert 'class="sortable column-imported' in page  # a column, and a filter
+    assert "?imported__exact=1" in page
+    claims = client.get(url, {"imported__exact": "1"})
+    assert claims.context["cl"].result_count == len(document["audit"])
+    own = client.get(url, {"imported__exact": "0"})
+    mine = own.context["cl"].result_list
+    assert {e.code for e in mine} == {"tournament.imported", "player.created"}  # the importer's
+    assert {e.user for e in mine} == {director}
+
+
 def test_a_copy_exported_again_passes_the_file_s_claims_on_unchanged(forged, director):
     """Who the file says acted is kept, an account of this site or not."""
     document, _admin, _rival = forged
