@@ -42,7 +42,10 @@ API_RATE_SIGNED_IN  how often one signed-in account may (default 600/min)
 API_PROXIES    how many proxies in front of the site append to X-Forwarded-For (default 0: the
                address is the connection's own; a forged header changes nothing)
 
-Sign-in
+Sign-in and sign-up
+SIGN_UP_RATE   how many accounts one address may make asking to enter an event (default
+               10/hour: a club's players on one wifi, not a script's hundreds; read like the
+               API's rates, behind API_PROXIES too); with the cache down it is not counted
 LOGIN_COOLOFF_MINUTES  after 5 wrong passwords for one username from one address, sign-in
                is refused for this long (default 15); each further try starts it again
 
@@ -252,7 +255,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-# --- The JSON API: rate limits, counted in the cache above (README, API) ---------------------
+# --- Rate limits, counted in the cache above: the JSON API's (README, API), the sign-up's ------
 def env_rate(name: str, default: str) -> str:
     value = env(name, default).lower()
     count, _slash, period = value.partition("/")
@@ -263,6 +266,8 @@ def env_rate(name: str, default: str) -> str:
 
 API_RATE_ANONYMOUS = env_rate("API_RATE_ANONYMOUS", "60/min")
 API_RATE_SIGNED_IN = env_rate("API_RATE_SIGNED_IN", "600/min")
+# accounts one address may make asking to enter an event (club.throttling), counted the same way
+SIGN_UP_RATE = env_rate("SIGN_UP_RATE", "10/hour")
 NINJA_NUM_PROXIES = env_int("API_PROXIES", 0)
 
 # --- Logging: what an operator reads ----------------------------------------------------------

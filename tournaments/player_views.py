@@ -7,6 +7,8 @@ Each view parses the request, asks the policy, calls one service, renders.
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.exceptions import ValidationError
@@ -15,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.forms import AccountForm, ProfileForm, SignUpForm
@@ -37,6 +40,7 @@ from club.services import (
     invitations_issue,
     player_update,
 )
+from club.throttling import NewAccountsRate
 
 from .forms import OpenEntryForm
 from .models import Entry, EntryRequest, Event, Tournament
@@ -228,7 +232,8 @@ def tournament_invitations(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def event_ask(request, pk: int):
     """Ask to enter an event: a player signed in with one button, a visitor making an
-    account on the way. Refused in plain words when the event takes no requests."""
+    account on the way. Refused in plain words when the event takes no requests, and (429)
+    when the visitor's address has made SIGN_UP_RATE accounts already."""
     found = get_object_or_404(Event.objects.select_related("tournament"), pk=pk)
     context: dict = {"event": found, "tournament": found.tournament}
     if not found.tournament.open_entry or found.drawn:
@@ -255,6 +260,20 @@ def event_ask(request, pk: int):
     form = SignUpForm(request.POST or None)
     context["form"] = form
     if request.method == "POST" and form.is_valid():
+        accounts = NewAccountsRate()  # so many an hour from one address (SIGN_UP_RATE)
+        if not accounts.allow_request(request):
+            wait = accounts.wait_seconds()
+            minutes = math.ceil(wait / 60)
+            context["refusal"] = ngettext(
+                "Too many accounts have been made from your address for now: try again in "
+                "%(minutes)s minute, or ask the director to enter you.",
+                "Too many accounts have been made from your address for now: try again in "
+                "%(minutes)s minutes, or ask the director to enter you.",
+                minutes,
+            ) % {"minutes": minutes}
+            response = render(request, "event_ask.html", context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         data = form.cleaned_data
         try:
             asked = entry_request_sign_up(
