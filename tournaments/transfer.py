@@ -72,6 +72,7 @@ from rules.match import (
     score_possible,
 )
 from rules.match import Match as RulesMatch
+from rules.text import one_line
 from rules.turn import Turn
 
 from .advancement import ratings_rederive
@@ -488,6 +489,15 @@ class _Part:
             _wrong(where, _("text that is not empty"))
         return text
 
+    def line(self, name: str, max_length: int, *, blank: bool = True) -> str:
+        """Text shown as one line (a name, a club): made one line as every service stores it
+        (:func:`rules.text.one_line`), whatever the file holds."""
+        value, where = self._get(name)
+        text = one_line(_text(value, where, max_length))
+        if not blank and not text:
+            _wrong(where, _("text that is not empty"))
+        return text
+
     def optional_text(self, name: str, max_length: int) -> str | None:
         value, where = self._get(name)
         return None if value is None else _text(value, where, max_length)
@@ -803,11 +813,11 @@ def _read_players(doc: _Part) -> list[PlayerIn]:
         players.append(
             PlayerIn(
                 key=part.text("key", 40, blank=False),
-                name=part.text("name", 120, blank=False).strip(),
-                club=part.text("club", 120),
-                country=part.text("country", 60),
-                email=part.text("email", 254),
-                phone=part.text("phone", 40),
+                name=part.line("name", 120, blank=False),
+                club=part.line("club", 120),
+                country=part.line("country", 60),
+                email=part.line("email", 254),
+                phone=part.line("phone", 40),
             )
         )
     return players
@@ -816,7 +826,7 @@ def _read_players(doc: _Part) -> list[PlayerIn]:
 def _read_event(part: _Part) -> EventIn:
     return EventIn(
         key=part.text("key", 40, blank=False),
-        name=part.text("name", 120, blank=False),
+        name=part.line("name", 120, blank=False),
         format=part.choice("format", Event.Format.values),
         seeding=part.choice("seeding", Event.Seeding.values),
         swiss_rounds=part.optional_integer("swiss_rounds", 1, SMALL),
@@ -940,7 +950,7 @@ def _read_audit(part: _Part) -> AuditIn:
         before=part.json("before", null=True),
         after=part.json("after", null=True),
         user=part.optional_text("user", 150),
-        user_name=part.text("user_name", 150),
+        user_name=part.line("user_name", 150),
         subject=subject,
         match=part.optional_text("match", 40),
         dispute=part.optional_text("dispute", 40),
@@ -1374,9 +1384,9 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
     _header(document)
     doc = _Part(dict(document), "")
     head = doc.part("tournament")
-    name = head.text("name", 120, blank=False).strip()
+    name = head.line("name", 120, blank=False)
     date = head.date("date")
-    venue = head.text("venue", 120)
+    venue = head.line("venue", 120)
     physical_dice = head.flag("physical_dice")
     late_rounds = (  # a file written before the setting existed: the default
         head.choice("late_rounds", Tournament.LateRounds.values)

@@ -456,6 +456,20 @@ def test_a_site_without_its_players_or_directors_gets_them_from_the_file(documen
         assert client.get(event.get_absolute_url()).status_code == 200
 
 
+def test_names_in_a_file_are_made_one_line_as_the_site_stores_them(document):
+    """A file edited to put line breaks and a right-to-left override in names (issue 23.5):
+    imported on one line, as every service stores names, so the copy's .mat export reads."""
+    player = document["players"][0]
+    player["name"], player["club"] = "Anna\r\nRossi", "Circolo\u202eonaliM"
+    document["tournament"]["name"] = "Torneo\nd'Autunno"
+    document["tournament"]["venue"] = "Milano\t"
+    document["events"][0]["name"] = "Main\u2028draw"
+    created = tournament_import(document=document, user=SYSTEM)
+    assert (created.name, created.venue) == ("Torneo d'Autunno", "Milano")
+    assert created.events.filter(name="Main draw").exists()
+    assert Player.objects.filter(name="Anna Rossi", club="CircoloonaliM").exists()
+
+
 # --- the file's history is its claim, its directors the importer's choice (issue 23.4) -------
 
 
