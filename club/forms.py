@@ -243,3 +243,14 @@ class SignUpForm(AccountForm):
     phone = OneLineField(label=gettext_lazy("Phone"), max_length=40, required=False)
 
     field_order = ["name", "club", "email", "phone", "username", "password1", "password2"]
+
+
+def form_errors_said(form: forms.BaseForm) -> list[str]:
+    """Each refusal of a form in words, a field's with the field's label first ("Player
+    arriving late: This field is required."): for a page that cannot show the form itself."""
+    said = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = field.label if field is not None and field.label else ""
+        said += [f"{label}: {error}" if label else error for error in errors]
+    return said

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from django_tables2 import RequestConfig
 
 from club.audit import audit_for_tournament
 from club.confirm import Confirmation, confirm_page, confirmed
+from club.forms import form_errors_said
 from club.policy import can_create, can_direct, match_scope, require, sign_in_required
 from club.tables import table_export
 from matches.forms import DiceForm
@@ -372,6 +373,21 @@ def _event_context(request, event: Event, **forms) -> dict:
     return context
 
 
+def _event_refused(request, event: Event, **forms) -> HttpResponse:
+    """The event page again (400) with the refused form and its errors in place: the page its
+    own address shows, whose live parts refresh from that address, not from the form's. The
+    errors of a form the page does not show (a late arrival posted before the draw) are
+    said as messages."""
+    context = _event_context(request, event, **forms)
+    context["refresh_seconds"] = live_seconds()
+    context["page_path"] = event.get_absolute_url()
+    for slot, form in forms.items():
+        if context.get(slot) is not form:
+            for said in form_errors_said(form):
+                messages.error(request, said)
+    return render(request, "event.html", context, status=400)
+
+
 def _live(request, context: dict, page: str, content: str):
     """A live page, or its content only when the page's region asks (``HX-Request``)."""
     context["refresh_seconds"] = live_seconds()
@@ -416,8 +432,7 @@ def entries_add(request, pk: int):
     found = _directed_event(request, pk)
     form = EntryForm(request.POST, event=found)
     if not form.is_valid():
-        context = _event_context(request, found, entry_form=form)
-        return render(request, "event.html", context, status=400)
+        return _event_refused(request, found, entry_form=form)
     added, refused = [], []
     for player in form.cleaned_data["players"]:
         try:
@@ -525,9 +540,7 @@ def draw(request, pk: int):
     found = _directed_event(request, pk)
     form = DrawForm(request.POST)
     if not form.is_valid():
-        return render(
-            request, "event.html", _event_context(request, found, draw_form=form), status=400
-        )
+        return _event_refused(request, found, draw_form=form)
     return _act(
         request,
         found,
@@ -543,9 +556,7 @@ def redraw(request, pk: int):
     found = _directed_event(request, pk)
     form = DrawForm(request.POST)
     if not form.is_valid():
-        return render(
-            request, "event.html", _event_context(request, found, redraw_form=form), status=400
-        )
+        return _event_refused(request, found, redraw_form=form)
     seed = form.cleaned_data["seed"]
     if not confirmed(request):
         count = found.places.count()
@@ -658,8 +669,7 @@ def late_entry(request, pk: int):
     found = _directed_event(request, pk)
     form = LateEntryForm(request.POST, event=found)
     if not form.is_valid():
-        context = _event_context(request, found, late_form=form)
-        return render(request, "event.html", context, status=400)
+        return _event_refused(request, found, late_form=form)
     player, replaces = form.cleaned_data["player"], form.cleaned_data.get("replaces")
     if replaces is not None:
         return _act(

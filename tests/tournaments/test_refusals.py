@@ -1,0 +1,75 @@
+"""The director's refused forms on the tournament's pages: each answers its page again with
+what is wrong (400), never a server error (issue 23.3, 23.6)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from tournaments.models import Event
+from tournaments.services import event_draw
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    """The page's words as a reader sees them."""
+    words = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return re.sub(r"\s+", " ", html.unescape(words))
+
+
+@pytest.fixture
+def drawn(event_with, director):
+    event = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=event, seed=1, user=director)
+    return event
+
+
+def open_swiss(event_with):
+    """A Swiss still taking entries: three players, none checked in yet."""
+    return event_with(Event.Format.SWISS, 3, swiss_rounds=2, check_in=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "state", "data", "said"),
+    [
+        ("late_entry", "drawn", {}, "This field is required."),
+        ("redraw", "drawn", {"seed": "-1"}, "Ensure this value is greater than or equal to 0."),
+        ("entries_add", "open", {}, "This field is required."),
+        ("draw", "open", {"seed": "abc"}, "Enter a whole number."),
+    ],
+)
+def test_a_refused_event_form_shows_the_event_page_with_what_is_wrong(
+    director_client, event_with, drawn, name, state, data, said
+):
+    """Issue 23.3: a late entry with no player chosen answered 500 (its page missed the
+    refresh interval of the event's live region). The page refreshes itself from the
+    event's address, not from the form's, which answers no GET."""
+    event = drawn if state == "drawn" else open_swiss(event_with)
+    response = director_client.post(reverse(name, args=[event.pk]), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert said in text(response)
+    assert f'data-refresh="{event.get_absolute_url()}"' in page
+    assert reverse(name, args=[event.pk]) not in re.findall(r'data-refresh="([^"]*)"', page)
+
+
+def test_a_refused_late_entry_says_what_is_wrong_in_italian(director_client, drawn):
+    response = director_client.post(
+        reverse("late_entry", args=[drawn.pk]), {}, HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert response.status_code == 400
+    assert "Questo campo è obbligatorio." in text(response)
+    assert 'id="late"' in response.content.decode()  # the form again, to choose the player
+
+
+def test_a_late_arrival_posted_before_the_draw_is_refused_in_words(director_client, event_with):
+    """The event not yet drawn shows no late-arrival form: its refusal is said as a message,
+    the field named."""
+    event = open_swiss(event_with)
+    response = director_client.post(reverse("late_entry", args=[event.pk]), {})
+    assert response.status_code == 400
+    assert "Player arriving late: This field is required." in text(response)
