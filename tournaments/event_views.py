@@ -558,7 +558,7 @@ def redraw(request, pk: int):
     if not form.is_valid():
         return _event_refused(request, found, redraw_form=form)
     seed = form.cleaned_data["seed"]
-    if not confirmed(request):
+    if not confirmed(request) and found.drawn:  # not drawn: the service says so
         count = found.places.count()
         if found.seeding != Event.Seeding.RANDOM:
             how = _("The draw of %(event)s is made again by rating.")
@@ -628,7 +628,7 @@ def check_in_all(request, pk: int):
 def draw_undo(request, pk: int):
     """Asks first, then takes the draw back and opens check-in again."""
     found = _directed_event(request, pk)
-    if not confirmed(request):
+    if not confirmed(request) and found.drawn:  # not drawn: the service says so
         count = found.places.count()
         return confirm_page(
             request,
@@ -650,7 +650,7 @@ def draw_undo(request, pk: int):
                 button=_("Take back the draw"),
                 action=reverse("draw_undo", args=[found.pk]),
                 back=found.get_absolute_url(),
-                fields=(("drawn_at", found.drawn_at.isoformat() if found.drawn_at else ""),),
+                fields=(("drawn_at", found.drawn_at.isoformat()),),
             ),
         )
     return _act(

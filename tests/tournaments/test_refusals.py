@@ -73,3 +73,14 @@ def test_a_late_arrival_posted_before_the_draw_is_refused_in_words(director_clie
     response = director_client.post(reverse("late_entry", args=[event.pk]), {})
     assert response.status_code == 400
     assert "Player arriving late: This field is required." in text(response)
+
+
+@pytest.mark.parametrize("name", ["redraw", "draw_undo"])
+def test_a_redraw_of_an_event_not_yet_drawn_is_refused_in_words(director_client, event_with, name):
+    """Issue 23.6: the redraw's confirmation page read the time of a draw never made (500).
+    Nothing to confirm: the refusal is said on the event page."""
+    event = open_swiss(event_with)
+    response = director_client.post(reverse(name, args=[event.pk]), {}, follow=True)
+    assert response.redirect_chain[-1][0] == event.get_absolute_url()
+    assert f"The draw of {event.name} is not made yet." in text(response)
+    assert not Event.objects.get(pk=event.pk).drawn
