@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -1012,7 +1013,17 @@ def _draw_take_back(event: Event, *, drawn_at: str | None, user: Any, code: str)
             % {"event": locked.name}
         )
     matches = list(event_matches(event=locked))
-    begun = [m for m in matches if m.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)]
+    # a result reported by the players, or disputed, is a match played too
+    claimed = set(
+        Match.objects.filter(pk__in=[m.pk for m in matches])
+        .filter(Q(reports__isnull=False) | Q(disputes__isnull=False))
+        .values_list("pk", flat=True)
+    )
+    begun = [
+        m
+        for m in matches
+        if m.status in (Match.Status.IN_PLAY, Match.Status.FINISHED) or m.pk in claimed
+    ]
     if begun:
         raise ValidationError(
             _("The draw of %(event)s can no longer be made again: the match %(match)s has begun.")

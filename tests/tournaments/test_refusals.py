@@ -84,3 +84,40 @@ def test_a_redraw_of_an_event_not_yet_drawn_is_refused_in_words(director_client,
     assert response.redirect_chain[-1][0] == event.get_absolute_url()
     assert f"The draw of {event.name} is not made yet." in text(response)
     assert not Event.objects.get(pk=event.pk).drawn
+
+
+@pytest.mark.parametrize("name", ["redraw", "draw_undo"])
+def test_a_draw_whose_match_the_players_reported_stands(
+    director_client, director, event_with, django_user_model, name
+):
+    """A redraw removed the matches of the draw, one with the players' report waiting: the
+    report keeps its match (500). A reported result is a match played: the draw stands, and
+    the page says which match."""
+    from club.models import Player
+    from matches.models import Match, ResultReport
+    from matches.reports import report_make
+    from tournaments.services import tournament_reports_set
+
+    event = event_with(Event.Format.SINGLE, 4)
+    tournament_reports_set(
+        tournament=event.tournament,
+        results_by="players",
+        report_detail="either",
+        confirm_minutes=15,
+        user=director,
+    )
+    event_draw(event=event, seed=1, user=director)
+    match = Match.objects.filter(place__event=event).order_by("pk").first()
+    account = django_user_model.objects.create_user("anna", password="pw-anna-1")
+    Player.objects.filter(pk=match.player_a_id).update(user=account)
+    match = Match.objects.select_related("player_a", "player_b").get(pk=match.pk)
+    report_make(match=match, user=account, score_a=5, score_b=1)
+    drawn_at = event.drawn_at.isoformat()
+
+    response = director_client.post(
+        reverse(name, args=[event.pk]), {"confirm": "1", "drawn_at": drawn_at}, follow=True
+    )
+
+    assert f"the match {match} has begun" in text(response)
+    assert Match.objects.filter(pk=match.pk).exists()
+    assert ResultReport.objects.filter(match=match, status="pending").exists()
