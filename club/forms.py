@@ -254,3 +254,17 @@ def form_errors_said(form: forms.BaseForm) -> list[str]:
         label = field.label if field is not None and field.label else ""
         said += [f"{label}: {error}" if label else error for error in errors]
     return said
+
+
+ROW_ID_MAX = 2**63 - 1  # the largest key a row has (a signed 64-bit integer)
+
+
+def row_id(value: object) -> int | None:
+    """A row's id as a request sends it (a choice, a button's value): a whole number a key
+    can be, or None for anything else ("abc", "", "0.5", a NUL byte, a number too large for
+    the database to compare, which SQLite refuses with an error)."""
+    text = str(value).strip() if value is not None else ""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if 0 < number <= ROW_ID_MAX else None

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club.forms import AccountForm, ProfileForm, SignUpForm
+from club.forms import AccountForm, ProfileForm, SignUpForm, row_id
 from club.models import Invitation, Player
 from club.policy import (
     can_ask_to_enter,
@@ -368,7 +368,7 @@ def tournament_here(request, pk: int):
     if request.method == "POST":
         entry = get_object_or_404(
             Entry.objects.select_related("event__tournament", "player"),
-            pk=request.POST.get("entry") or 0,
+            pk=row_id(request.POST.get("entry")) or 0,  # not a number: not found
             event__tournament=found,
         )
         try:

@@ -121,3 +121,23 @@ def test_a_draw_whose_match_the_players_reported_stands(
     assert f"the match {match} has begun" in text(response)
     assert Match.objects.filter(pk=match.pk).exists()
     assert ResultReport.objects.filter(match=match, status="pending").exists()
+
+
+@pytest.mark.parametrize("sent", ["abc", "\x00", " ", "1e309", "9" * 40, "-1", ""])
+def test_a_check_in_from_the_phone_with_a_nonsense_entry_is_not_found(
+    client, director, event_with, django_user_model, sent
+):
+    """Issue 23.6: a non-numeric ``entry`` on the check-in page answered 500 (and a number
+    too large for SQLite did too): it is no entry of the tournament's, so not found, and
+    nobody is checked in."""
+    from club.models import Player
+    from tournaments.models import Entry
+
+    event = open_swiss(event_with)
+    entry = event.entries.first()
+    account = django_user_model.objects.create_user("anna", password="pw-anna-1")
+    Player.objects.filter(pk=entry.player_id).update(user=account)
+    client.force_login(account)
+    response = client.post(reverse("tournament_here", args=[event.tournament_id]), {"entry": sent})
+    assert response.status_code == 404
+    assert Entry.objects.get(pk=entry.pk).status == Entry.Status.REGISTERED
