@@ -73,7 +73,22 @@ class PlayerChoiceField(forms.ModelChoiceField):
         return obj.label
 
 
-class PlayerMultipleChoiceField(forms.ModelMultipleChoiceField):
+class RowsChoiceField(forms.ModelMultipleChoiceField):
+    """Rows chosen by their ids; an id no key can be is refused before the database is
+    asked (SQLite fails on a number beyond 64 bits, where Django checks only single ids)."""
+
+    def clean(self, value):
+        for key in value if isinstance(value, (list, tuple)) else ():
+            if key not in self.empty_values and row_id(key) is None:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": key},
+                )
+        return super().clean(value)
+
+
+class PlayerMultipleChoiceField(RowsChoiceField):
     def label_from_instance(self, obj: Player) -> str:
         return obj.label
 

@@ -4,7 +4,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from club.forms import NameField, OneLineField, PlayerChoiceField, PlayerMultipleChoiceField
+from club.forms import (
+    NameField,
+    OneLineField,
+    PlayerChoiceField,
+    PlayerMultipleChoiceField,
+    RowsChoiceField,
+)
 from club.models import Player
 
 from .models import Entry, Event, Tournament
@@ -18,7 +24,7 @@ class TournamentForm(forms.Form):
         label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )
     venue = OneLineField(label=_("Venue"), max_length=120, required=False)
-    directors = forms.ModelMultipleChoiceField(
+    directors = RowsChoiceField(
         get_user_model().objects.none(),
         label=_("Directors"),
         required=False,

@@ -141,3 +141,21 @@ def test_a_check_in_from_the_phone_with_a_nonsense_entry_is_not_found(
     response = client.post(reverse("tournament_here", args=[event.tournament_id]), {"entry": sent})
     assert response.status_code == 404
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.REGISTERED
+
+
+@pytest.mark.parametrize("sent", [str(2**64), "9" * 40])
+def test_a_choice_of_rows_with_an_id_too_large_is_refused_in_words(
+    director_client, tournament, event_with, sent
+):
+    """Issue 23.6: a chosen id beyond 64 bits made SQLite fail (500) in the tournament's
+    directors and the players to enter; it is no row's, and the form says so."""
+    event = open_swiss(event_with)
+    edit = director_client.post(
+        reverse("tournament_edit", args=[tournament.pk]),
+        {"name": tournament.name, "date": "2026-12-13", "directors": sent},
+    )
+    enter = director_client.post(reverse("entries_add", args=[event.pk]), {"players": sent})
+    for response in (edit, enter):
+        assert response.status_code == 400
+        assert f"“{sent}” is not a valid value." in text(response)
+    assert event.entries.count() == 3
