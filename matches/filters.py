@@ -6,7 +6,8 @@ from .models import Match
 
 
 class MatchFilter(django_filters.FilterSet):
-    player = django_filters.CharFilter(method="by_player", label=_("player"))
+    # no longer than a name: SQLite cannot match a pattern of 100,000 characters
+    player = django_filters.CharFilter(method="by_player", label=_("player"), max_length=120)
     status = django_filters.ChoiceFilter(choices=Match.Status.choices, label=_("status"))
     length = django_filters.NumberFilter(label=_("length"))
     date = django_filters.DateFromToRangeFilter(label=_("date"))
