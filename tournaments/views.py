@@ -63,7 +63,8 @@ def player_new(request):
         created = player_create(user=request.user, **form.cleaned_data)
         messages.success(request, _("%(name)s is registered.") % {"name": created.name})
         return redirect(created)
-    return render(request, "player_form.html", {"form": form, "title": _("New player")})
+    context = {"form": form, "title": _("New player")}
+    return render(request, "player_form.html", context, status=400 if form.errors else 200)
 
 
 @sign_in_required
@@ -84,7 +85,7 @@ def player_edit(request, pk: int):
             return redirect(saved)
     title = _("Change %(name)s") % {"name": saved_name}
     context = {"form": form, "player_url": person.get_absolute_url(), "title": title}
-    return render(request, "player_form.html", context)
+    return render(request, "player_form.html", context, status=400 if form.errors else 200)
 
 
 @sign_in_required

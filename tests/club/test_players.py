@@ -11,7 +11,7 @@ def test_a_second_player_of_the_same_name_is_registered_only_when_confirmed(dire
     url = reverse("player_new")
     typed = {"name": "  anna   ROSSI ", "club": "Circolo di Torino"}
     page = director_client.post(url, typed)
-    assert page.status_code == 200  # the form again, with the warning
+    assert page.status_code == 400  # the form again, with the warning
     text = page.content.decode()
     assert f"Already registered: Anna Rossi (Circolo Backgammon Milano, #{anna.pk})" in text
     assert 'type="checkbox" name="same_name"' in text
@@ -20,6 +20,13 @@ def test_a_second_player_of_the_same_name_is_registered_only_when_confirmed(dire
     assert answer.status_code == 302 and Player.objects.count() == 2
     other = Player.objects.exclude(pk=anna.pk).get()
     assert (other.name, other.club) == ("anna   ROSSI", "Circolo di Torino")
+
+
+def test_a_new_player_refused_is_answered_400(director_client):
+    page = director_client.post(reverse("player_new"), {"name": "", "email": "not an address"})
+    assert page.status_code == 400
+    assert "Enter a valid email address." in page.content.decode()
+    assert not Player.objects.exists()
 
 
 def test_a_new_name_is_registered_at_once(director_client, anna):
@@ -64,7 +71,7 @@ def test_a_director_puts_a_player_s_details_right_and_the_change_is_audited(dire
 def test_renaming_a_player_to_a_namesake_asks_first(director_client, anna, bruno):
     url = reverse("player_edit", args=[bruno.pk])
     page = director_client.post(url, {"name": "anna rossi", "club": bruno.club})
-    assert page.status_code == 200
+    assert page.status_code == 400
     text = page.content.decode()
     assert "Already registered: Anna Rossi (Circolo Backgammon Milano" in text
     assert "Change Bruno Bianchi" in text  # named as saved, not as typed
@@ -74,9 +81,10 @@ def test_renaming_a_player_to_a_namesake_asks_first(director_client, anna, bruno
 
 
 def test_a_player_s_form_refuses_in_plain_words(director_client, anna):
+    """A refused form is the page again with what is wrong, answered 400 (issue 23.3)."""
     url = reverse("player_edit", args=[anna.pk])
     page = director_client.post(url, {"name": "  ", "email": "not an address"})
-    assert page.status_code == 200
+    assert page.status_code == 400
     text = page.content.decode()
     assert "This field is required." in text and "Enter a valid email address." in text
     assert Player.objects.get(pk=anna.pk).name == "Anna Rossi"
