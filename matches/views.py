@@ -17,6 +17,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.confirm import Confirmation, confirm_page, confirmed
+from club.forms import form_errors_said
 from club.policy import (
     board_sides,
     can_change_match,
@@ -117,6 +118,9 @@ def _page(request, match, status=200, error: str = "", **forms):
             context["walkover_form"] = forms.get("walkover_form") or WalkoverForm(
                 match=match, initial=version
             )
+    refused = [form for slot, form in forms.items() if context.get(slot) is not form]
+    said = [error, *(said for form in refused for said in form_errors_said(form))]
+    context["error"] = " ".join(s for s in said if s)  # a form the page does not show
     return render(request, "match.html", context, status=status)
 
 
@@ -516,7 +520,7 @@ def dispute(request, pk: int, number: int):
                 return redirect(found)
         except ValidationError as error:
             refusals = error.messages
-        status = 400
+        status = 400 if refusals or sheets.errors else 200  # nothing asked: the page
         found = disputes.get(pk=found.pk)  # as it is now, after the refusal
     claim = ruling = None
     if found.source == Dispute.Source.REPORT:  # no log: the players' two claims

@@ -9,6 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from matches.models import Match
+
 pytestmark = pytest.mark.django_db
 
 
@@ -31,3 +33,60 @@ def test_a_filter_longer_than_any_name_is_refused_in_words(client, match5, page,
     assert response.status_code == 200
     if not export:
         assert "Ensure this value has at most" in text(response)
+
+
+def test_a_final_score_refused_on_a_sheet_with_games_says_why(director_client, match5, record):
+    """The match page shows no final-score form once games are recorded: its refusal was
+    answered 400 with nothing said. It is said at the top of the page."""
+    record(match5, 0)
+    response = director_client.post(
+        reverse("final_score", args=[match5.pk]),
+        {"score_a": 5, "score_b": 1, "version": Match.objects.get(pk=match5.pk).version},
+    )
+    assert response.status_code == 400
+    assert "This match has its games recorded: its score comes from them." in text(response)
+
+
+def test_a_walkover_refused_on_a_sheet_with_games_names_the_field(director_client, match5, record):
+    record(match5, 0)
+    response = director_client.post(reverse("walkover", args=[match5.pk]), {})
+    assert response.status_code == 400
+    assert "Winner: This field is required." in text(response)
+
+
+def test_a_final_score_that_is_no_number_is_refused_beside_the_player(director_client, match5):
+    """The final score's numbers were drawn by hand, without their errors."""
+    response = director_client.post(
+        reverse("final_score", args=[match5.pk]),
+        {"score_a": "abc", "score_b": "-1", "version": match5.version},
+    )
+    assert response.status_code == 400
+    page = text(response)
+    assert "Anna Rossi: Enter a whole number." in page
+    assert "Bruno Bianchi: Ensure this value is greater than or equal to 0." in page
+
+
+@pytest.mark.parametrize("name", ["match_import", "dispute_new"])
+def test_a_match_file_form_says_what_is_wrong_with_each_field(director_client, match5, name):
+    response = director_client.post(reverse(name, args=[match5.pk]), {"left": "abc"})
+    assert response.status_code == 400
+    assert "Select a valid choice. abc is not one of the available choices." in text(response)
+    nul = director_client.post(reverse(name, args=[match5.pk]), {"text": "\x00"})
+    assert nul.status_code == 400
+    assert "Null characters are not allowed." in text(nul)
+
+
+def test_a_dispute_posted_with_nothing_asked_is_the_page_again(director_client, director, match5):
+    """A post that asks nothing (no decision, no closing, no sheets) refused nothing: it
+    answered 400 with nothing said; it is the page, unchanged."""
+    from matches.disputes import dispute_open
+
+    text_file = (
+        f" 5 point match\n\n Game 1\n Anna Rossi : 0{' ' * 10}Bruno Bianchi : 0\n"
+        "  1)                             41: 13/9 24/23\n"
+        "  2) 31: 8/5 6/5                  Doubles => 2\n  3)  Drops\n"
+    )
+    dispute = dispute_open(match=match5, user=director, text=text_file, left=0)
+    response = director_client.post(reverse("dispute", args=[match5.pk, dispute.pk]), {})
+    assert response.status_code == 200
+    assert Match.objects.get(pk=match5.pk).games.count() == 0
