@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.forms import form_errors_said
 from club.policy import (
     can_answer_report,
     can_change_match,
@@ -96,9 +97,10 @@ def _page(request, match: Match, status: int = 200, **forms):
         context["answering"] = can_answer_report(user, match, pending.side)
         context["reporting"] = side == pending.side
         context["version_form"] = VersionForm(initial={"version": pending.version})
-        context["dispute_form"] = forms.get("dispute_form") or ReportDisputeForm(
-            initial={"version": pending.version}
-        )
+        if context["answering"]:  # the opponent's form
+            context["dispute_form"] = forms.get("dispute_form") or ReportDisputeForm(
+                initial={"version": pending.version}
+            )
     may_report = can_report_result(user, match) and not context["on_board"]
     own_games = pending is not None and pending.side == side and pending.kind == "games"
     if may_report and (pending is None or own_games):
@@ -116,6 +118,9 @@ def _page(request, match: Match, status: int = 200, **forms):
             )
         if pending is None and not results and scope.report_detail != "games":
             context["score_form"] = forms.get("score_form") or ReportScoreForm()
+    refused = [form for slot, form in forms.items() if context.get(slot) is not form]
+    said = [context["refusal"], *(said for form in refused for said in form_errors_said(form))]
+    context["refusal"] = " ".join(s for s in said if s)  # a form the page does not show
     return render(request, "report.html", context, status=status)
 
 

@@ -10,8 +10,10 @@ import pytest
 from django.urls import reverse
 
 from matches.models import Match
+from tests.matches import test_reports
 
 pytestmark = pytest.mark.django_db
+knockout, duel = test_reports.knockout, test_reports.duel  # a match whose players report
 
 
 def text(response) -> str:
@@ -90,3 +92,37 @@ def test_a_dispute_posted_with_nothing_asked_is_the_page_again(director_client, 
     response = director_client.post(reverse("dispute", args=[match5.pk, dispute.pk]), {})
     assert response.status_code == 200
     assert Match.objects.get(pk=match5.pk).games.count() == 0
+
+
+# --- the players' report page ---------------------------------------------------------------
+
+
+def test_a_report_refused_where_the_page_shows_no_form_says_why(client, director, duel):
+    """A director's post of a game report (the page offers them none) answered 400 with
+    nothing said; a reporter's final score while their report waits, likewise."""
+    from matches.reports import report_make
+
+    match, a = duel["match"], duel["a"]
+    client.force_login(director)
+    response = client.post(reverse("report", args=[match.pk]), {})
+    assert response.status_code == 400
+    assert "Winner: This field is required." in text(response)
+    report_make(match=match, user=a, number=1, winner=0, cube=1, result="single")
+    client.force_login(a)
+    final = client.post(reverse("report", args=[match.pk]), {"final": "1", "score_a": "3"})
+    assert final.status_code == 400
+    assert "This field is required." in text(final)
+
+
+def test_a_dispute_of_a_report_says_which_number_is_wrong(client, duel):
+    from matches.reports import report_make
+
+    match, a, b = duel["match"], duel["a"], duel["b"]
+    report = report_make(match=match, user=a, number=1, winner=0, cube=1, result="single")
+    client.force_login(b)
+    response = client.post(
+        reverse("report_dispute", args=[match.pk]),
+        {"version": report.version, "score_a": "abc", "score_b": "1"},
+    )
+    assert response.status_code == 400
+    assert f"{match.player_a.name}: Enter a whole number." in text(response)
