@@ -79,32 +79,53 @@ class GameForm(forms.Form):
         return data
 
 
+OUT_OF_DATE = _(
+    "This page was out of date: nothing was saved. Reload it to see the match as it is now, "
+    "then try again."
+)
+
+
 class VersionField(forms.IntegerField):
-    """The match's version the form was drawn from: a change made meanwhile is not overwritten."""
+    """The version (of the match, the board or the report) the page was drawn from: a
+    change made meanwhile is not overwritten. Required: without it no change could be
+    checked, and the last of two directors would win unseen (issue 23.7); a post without
+    it, or with a version that is no number, is refused as a page out of date."""
 
     def __init__(self) -> None:
-        super().__init__(min_value=0, required=False, widget=forms.HiddenInput)
+        said = {"required": OUT_OF_DATE, "invalid": OUT_OF_DATE, "min_value": OUT_OF_DATE}
+        super().__init__(min_value=0, widget=forms.HiddenInput, error_messages=said)
 
 
-class VersionForm(forms.Form):
+class VersionedForm(forms.Form):
+    """A form that changes a result: it carries the version of the page it was drawn from,
+    and a refusal of that hidden field is the form's own (the page was out of date)."""
+
+    version = VersionField()
+
+    def clean(self):
+        data = super().clean()
+        for message in self._errors.pop("version", []):
+            self.add_error(None, message)
+        return data
+
+
+class VersionForm(VersionedForm):
     """Only the version the page was drawn from (taking a result back asks nothing else)."""
 
-    version = VersionField()
+
+class GameCorrectionForm(GameForm, VersionedForm):
+    pass
 
 
-class GameCorrectionForm(GameForm):
-    version = VersionField()
-
-
-class FinalScoreForm(forms.Form):
+class FinalScoreForm(VersionedForm):
     score_a = forms.IntegerField(min_value=0, max_value=99)
     score_b = forms.IntegerField(min_value=0, max_value=99)
-    version = VersionField()
+    field_order = ["score_a", "score_b", "version"]
 
 
-class WalkoverForm(forms.Form):
+class WalkoverForm(VersionedForm):
     winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, choices=Side.choices)
-    version = VersionField()
+    field_order = ["winner", "version"]
 
     def __init__(self, *args, match=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -116,11 +137,11 @@ class WalkoverForm(forms.Form):
             ]
 
 
-class RetireForm(forms.Form):
+class RetireForm(VersionedForm):
     """Who retired in the middle of the match (no default: the director says)."""
 
     side = forms.TypedChoiceField(label=_("Retired"), coerce=int, choices=Side.choices)
-    version = VersionField()
+    field_order = ["side", "version"]
 
     def __init__(self, *args, match=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -145,7 +166,7 @@ class BoardActionForm(forms.Form):
     """One action on the board: which, the board's version as the sender saw it, its details."""
 
     action = forms.ChoiceField(choices=[(action, action) for action in ACTS])
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = VersionField()
     die1 = forms.TypedChoiceField(
         coerce=int, choices=[("", "—"), *DIE], required=False, empty_value=None
     )
@@ -254,12 +275,12 @@ class ReportScoreForm(forms.Form):
     score_b = forms.IntegerField(min_value=0, max_value=99)
 
 
-class ReportDisputeForm(forms.Form):
+class ReportDisputeForm(VersionedForm):
     """The opponent disputes a report, and may give their own score (both numbers, or none)."""
 
     score_a = forms.IntegerField(min_value=0, max_value=99, required=False)
     score_b = forms.IntegerField(min_value=0, max_value=99, required=False)
-    version = VersionField()
+    field_order = ["score_a", "score_b", "version"]
 
     def clean(self):
         data = super().clean()

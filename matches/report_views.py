@@ -195,9 +195,12 @@ def _answer(request, pk: int, act):
     return redirect("report", found.pk)
 
 
-def _version(request) -> int | None:
+def _version(request) -> int:
+    """The report's version the page was drawn from; refused when missing (out of date)."""
     form = VersionForm(request.POST)
-    return form.cleaned_data["version"] if form.is_valid() else None
+    if not form.is_valid():
+        raise ValidationError(form_errors_said(form))
+    return form.cleaned_data["version"]
 
 
 @sign_in_required

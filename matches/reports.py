@@ -207,7 +207,8 @@ def report_make(
 
 
 def _waiting(report: ResultReport, version: int | None) -> ResultReport:
-    """The report, locked, still waiting and as the player saw it; or the refusal in words."""
+    """The report, locked, still waiting and as the player saw it (``version``; None: the
+    reporter's own, withdrawn as it is); or the refusal in words."""
     locked = (
         ResultReport.objects.select_for_update(of=("self",))
         .select_related("match__player_a", "match__player_b")
@@ -235,9 +236,12 @@ def _waiting(report: ResultReport, version: int | None) -> ResultReport:
     return locked
 
 
-def report_confirm(*, report: ResultReport, user: Any, version: int | None = None) -> Match:
+def report_confirm(*, report: ResultReport, user: Any, version: int) -> Match:
     """The opponent (or a director of the match) confirms: the claim becomes the result,
-    through the services a director's entry uses."""
+    through the services a director's entry uses.
+
+    ``version``: the report's version the page showed; required, so a game the reporter
+    added meanwhile is never confirmed unseen (issue 23.7)."""
     match = report.match
     require(can_answer_report(user, match, report.side) or can_change_match(user, match))
     with transaction.atomic():
@@ -280,12 +284,13 @@ def report_dispute(
     *,
     report: ResultReport,
     user: Any,
-    version: int | None = None,
+    version: int,
     score_a: int | None = None,
     score_b: int | None = None,
 ) -> ResultReport:
     """The opponent disagrees: a dispute opens for the director, the report's score and the
-    opponent's own (if they give it) as the two players' score sheets."""
+    opponent's own (if they give it) as the two players' score sheets. ``version``: as for
+    :func:`report_confirm`."""
     match = report.match
     require(can_answer_report(user, match, report.side))
     if (score_a is None) != (score_b is None):

@@ -135,6 +135,11 @@ def _result_write(
     """The one way a result is written: see the module's docstring. Yields the locked row;
     the caller changes it, then this bumps the version (the caller audits and announces).
 
+    ``version``: the match's version the page was drawn from, compared. Every page sends
+    one (its form requires it: :class:`matches.forms.VersionField`); None is for a caller
+    with no page, which writes what it sees: the site itself (a withdrawal's walkovers), a
+    command, a dispute's decision or a report's confirmation holding their own rows.
+
     A player's report still waiting becomes void: the result was written another way.
     """
     if not board and report is None:

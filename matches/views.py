@@ -325,7 +325,9 @@ def result_clear(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = VersionForm(request.POST)
-    version = form.cleaned_data["version"] if form.is_valid() else None
+    if not form.is_valid():  # no version: the page it came from was out of date
+        return _page(request, found, status=400, error=" ".join(form_errors_said(form)))
+    version = form.cleaned_data["version"]
     if not confirmed(request):
         return confirm_page(
             request,

@@ -109,7 +109,8 @@ def test_recording_through_the_form(director_client, match5):
 
 def test_final_score_refusal_on_the_page(director_client, match5):
     response = director_client.post(
-        reverse("final_score", args=[match5.pk]), {"score_a": 5, "score_b": 5}
+        reverse("final_score", args=[match5.pk]),
+        {"score_a": 5, "score_b": 5, "version": match5.version},
     )
     assert response.status_code == 400
     assert "5–5 cannot be the final score of a 5-point match" in response.content.decode()

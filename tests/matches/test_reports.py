@@ -143,12 +143,14 @@ def test_the_opponent_answers_before_reporting_and_only_the_opponent_confirms(
         report_make(match=fresh(match), user=b, score_a=1, score_b=3)
     assert "report of this match is waiting for your answer" in refused.value.messages[0]
     with pytest.raises(PermissionDenied):
-        report_confirm(report=report, user=a)  # not one's own
+        report_confirm(report=report, user=a, version=report.version)  # not one's own
     other = _first_round(duel["event"])[1]
     stranger = django_user_model.objects.create_user("c", password="pw-c-1")
     Player.objects.filter(pk=other.player_a_id).update(user=stranger)
     with pytest.raises(PermissionDenied):
-        report_confirm(report=report, user=stranger)  # a player of another match
+        report_confirm(
+            report=report, user=stranger, version=report.version
+        )  # a player of another match
     with pytest.raises(PermissionDenied):
         report_make(match=fresh(match), user=stranger, score_a=3, score_b=0)
     with pytest.raises(PermissionDenied):
@@ -193,7 +195,7 @@ def test_a_report_withdrawn_cannot_be_confirmed(duel):
     report = report_make(match=match, user=a, score_a=3, score_b=2)
     report_withdraw(report=report, user=a)
     with pytest.raises(ValidationError) as refused:
-        report_confirm(report=report, user=b)
+        report_confirm(report=report, user=b, version=report.version)
     assert refused.value.messages == [f"{match.player_a.name} withdrew this report."]
     assert not fresh(match).decided
     again = report_make(match=fresh(match), user=b, score_a=2, score_b=3)  # b may report now
@@ -272,7 +274,7 @@ def test_a_confirmed_report_moves_the_bracket_on(duel, finish):
     other = _first_round(duel["event"])[1]
     finish(other, other.player_a)
     report = report_make(match=match, user=b, score_a=1, score_b=3)
-    report_confirm(report=report, user=a)
+    report_confirm(report=report, user=a, version=report.version)
     final = Match.objects.get(place__event=duel["event"], place__round=2)
     assert {final.player_a_id, final.player_b_id} == {match.player_b_id, other.player_a_id}
     # and the ratings move, as for a director's entry: the winner up, the loser down
@@ -295,7 +297,9 @@ def test_a_dispute_opens_with_both_claims_as_the_score_sheets(duel, director):
     assert report.status == "disputed" and dispute.source == "report"
     assert dispute.sheet(0) == (3, 0) and dispute.sheet(1) == (1, 2)
     with pytest.raises(ValidationError):
-        report_confirm(report=report, user=b)  # disputed: the director decides
+        report_confirm(
+            report=report, user=b, version=report.version
+        )  # disputed: the director decides
     from matches.disputes import dispute_decide
 
     with pytest.raises(PermissionDenied):
@@ -310,7 +314,7 @@ def test_a_dispute_s_own_score_must_be_a_score_of_the_match(duel):
     match, a, b = duel["match"], duel["a"], duel["b"]
     report = report_make(match=match, user=a, score_a=3, score_b=0)
     with pytest.raises(ValidationError) as refused:
-        report_dispute(report=report, user=b, score_a=4, score_b=0)
+        report_dispute(report=report, user=b, version=report.version, score_a=4, score_b=0)
     assert "4–0 is not a score of a 3-point match" in refused.value.messages[0]
     assert pending(match).pk == report.pk and not Dispute.objects.exists()
 
@@ -365,7 +369,7 @@ def test_both_players_are_emailed_when_their_dispute_is_decided(
 
     match, a, b = duel["match"], duel["a"], duel["b"]
     report = report_make(match=match, user=a, score_a=3, score_b=0)
-    report_dispute(report=report, user=b)
+    report_dispute(report=report, user=b, version=report.version)
     report.refresh_from_db()
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -408,7 +412,7 @@ def test_a_report_not_confirmed_in_time_goes_to_the_dashboard(duel, director, cl
     assert f"a result reported by {match.player_a.name}, not confirmed by" in page
     assert "Settle 1 result a player reported" in page
     assert reverse("report", args=[match.pk]) in client.get(url).content.decode()
-    report_confirm(report=report, user=director)  # a director may record it
+    report_confirm(report=report, user=director, version=report.version)  # a director may record it
     assert "not confirmed by" not in text(client.get(url)) and fresh(match).decided
 
 

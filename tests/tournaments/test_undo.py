@@ -361,7 +361,8 @@ def test_a_refused_reinstatement_is_said_in_plain_words(director_client, event_w
     m11, m12 = by_key(event, "M1-1"), by_key(event, "M1-2")
     entry = entry_of(event, m11.player_b)
     entry_withdraw(entry=entry, user=director)
-    director_client.post(reverse("final_score", args=[m12.pk]), {"score_a": 5, "score_b": 0})
+    final = {"score_a": 5, "score_b": 0, "version": Match.objects.get(pk=m12.pk).version}
+    director_client.post(reverse("final_score", args=[m12.pk]), final)
     record(by_key(event, "M2-1"), 0)
     response = director_client.post(reverse("entry_reinstate", args=[entry.pk]), follow=True)
     assert response.status_code == 200
