@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from .csvimport import COLUMNS, Row
 from .models import Player
@@ -20,6 +20,27 @@ def player_namesakes(*, name: str, exclude: int | None = None) -> QuerySet[Playe
     """Players registered under the same name (case and spacing aside): maybe the same person."""
     found = Player.objects.filter(name__iexact=" ".join(name.split()))
     return found.exclude(pk=exclude) if exclude is not None else found
+
+
+def players_namesakes(*, players: Iterable[Player]) -> dict[int, list[Player]]:
+    """For each player (by id), the others registered under the same name, as
+    :func:`player_namesakes` finds them, in one query: the same person twice, or someone
+    passing for another, told apart by club and id."""
+    players = list(players)
+    names = {" ".join(p.name.split()) for p in players}
+    if not names:
+        return {}
+    same_name = Q()
+    for name in names:
+        same_name |= Q(name__iexact=name)
+    found = list(Player.objects.filter(same_name).order_by("name", "id"))
+
+    def key(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    return {
+        p.pk: [o for o in found if o.pk != p.pk and key(o.name) == key(p.name)] for p in players
+    }
 
 
 class ImportStatus(StrEnum):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from club.models import Player
 from club.policy import MatchScope, PlayerScope
+from club.selectors import players_namesakes
 from matches.models import Game, Match
 from matches.selectors import PlayerReports, ScoreSheet, match_score_sheet, player_reports_pending
 
@@ -717,12 +718,18 @@ def player_home(*, player: Player) -> PlayerHome:
     )
 
 
-def tournament_entry_requests(*, tournament: Tournament) -> QuerySet[EntryRequest]:
-    """The requests to enter waiting for a director's answer, oldest first."""
-    return (
+def tournament_entry_requests(*, tournament: Tournament) -> list[EntryRequest]:
+    """The requests to enter waiting for a director's answer, oldest first; each with
+    ``namesakes``, the players already registered under the asker's name (anyone may sign
+    up under any name: the director sees who else bears it, by club and id)."""
+    waiting = list(
         EntryRequest.objects.filter(
             event__tournament=tournament, status=EntryRequest.Status.PENDING
         )
         .select_related("event", "player")
         .order_by("asked_at", "id")
     )
+    namesakes = players_namesakes(players={r.player for r in waiting})
+    for asked in waiting:
+        asked.namesakes = namesakes.get(asked.player_id, [])
+    return waiting
