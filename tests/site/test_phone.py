@@ -38,6 +38,12 @@ def drawn(event_with, director, record, finish):
         for i in range(16)
     ]
     event = event_with(Event.Format.CONSOLATION, people, lengths=(5, 7, 9))
+    # not entered: the late arrival's choice names them with their club and id
+    player_create(
+        name="Giancarlo Bartolomeo Santangelo-Pellegrino",
+        club="Circolo Backgammon Città di Castello",
+        user=director,
+    )
     event_draw(event=event, seed=7, user=director)
     first, second = Match.objects.filter(place__event=event).order_by("id")[:2]
     record(first, 0, cube=2)
