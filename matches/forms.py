@@ -80,8 +80,8 @@ class GameForm(forms.Form):
 
 
 OUT_OF_DATE = _(
-    "This page was out of date: nothing was saved. Reload it to see the match as it is now, "
-    "then try again."
+    "This page was out of date: nothing was saved. Open the match again to see it as it is "
+    "now, then try again."
 )
 
 
