@@ -127,9 +127,16 @@ def tournament_edit(request, pk: int):
 
 
 def tournament(request, pk: int):
-    found = get_object_or_404(Tournament, pk=pk)
+    return tournament_page(request, get_object_or_404(Tournament, pk=pk))
+
+
+def tournament_page(request, found: Tournament, *, announcement_form=None, status: int = 200):
+    """The tournament's page; a refused announcement comes back in its form with what is
+    wrong (status 400), its text kept for correction."""
     events = tournament_overview(tournament=found)
     directing = can_direct(request.user, found)
+    if announcement_form is None and directing:
+        announcement_form = AnnouncementForm()
     return render(
         request,
         "tournament.html",
@@ -155,12 +162,13 @@ def tournament(request, pk: int):
             else None,
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
             "announcements": list(announcements_shown(tournament=found)),
-            "announcement_form": AnnouncementForm() if directing else None,
+            "announcement_form": announcement_form,
             "open_entry_form": OpenEntryForm(initial={"allowed": found.open_entry})
             if directing
             else None,
             "entry_requests": tournament_entry_requests(tournament=found) if directing else [],
         },
+        status=status,
     )
 
 

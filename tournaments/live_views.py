@@ -18,6 +18,7 @@ from club.policy import can_direct, require, sign_in_required
 
 from .announcements import announcement_post, announcement_withdraw, announcements_shown
 from .dashboard import tournament_dashboard
+from .event_views import tournament_page
 from .forms import AnnouncementForm
 from .live import by_tournament, content_asked, content_etag, live, live_seconds, wall_seconds
 from .models import Announcement, Tournament
@@ -73,12 +74,12 @@ def announcement_new(request, pk: int):
                 user=request.user,
             )
         except ValidationError as refused:
-            messages.error(request, " ".join(refused.messages))
+            form.add_error(None, refused)
         else:
             messages.success(request, _("The announcement is on the wall display."))
-    else:
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
-    return redirect(f"{found.get_absolute_url()}#announcements")
+            return redirect(f"{found.get_absolute_url()}#announcements")
+    # the tournament's page again, the text kept in the form with what is wrong
+    return tournament_page(request, found, announcement_form=form, status=400)
 
 
 @sign_in_required

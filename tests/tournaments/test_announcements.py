@@ -94,7 +94,7 @@ def test_the_director_posts_from_the_tournament_page_and_the_wall_shows_it(
 ):
     client = Client()  # a visitor's phone, beside the director's laptop
     page = director_client.get(tournament.get_absolute_url()).content.decode()
-    assert f'action="/tournaments/{tournament.pk}/announcements/"' in page
+    assert f'action="/tournaments/{tournament.pk}/announcements/#announcements"' in page
     response = director_client.post(
         reverse("announcement_new", args=[tournament.pk]),
         {"text": "Dinner at eight", "minutes": ""},
@@ -117,14 +117,17 @@ def test_the_director_posts_from_the_tournament_page_and_the_wall_shows_it(
     )
 
 
-def test_a_refused_notice_is_said_on_the_tournament_page(director_client, tournament):
+def test_a_refused_notice_is_said_on_the_tournament_page_its_text_kept(director_client, tournament):
+    """The director corrects what is wrong without typing the notice again."""
     response = director_client.post(
         reverse("announcement_new", args=[tournament.pk]),
-        {"text": "Dinner", "minutes": "0"},
-        follow=True,
+        {"text": "Dinner at eight in the garden", "minutes": "0"},
     )
-    assert response.status_code == 200
-    assert "greater than or equal to 1" in response.content.decode()
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "greater than or equal to 1" in page
+    assert "Dinner at eight in the garden</textarea>" in page
+    assert tournament.name in page  # the tournament's page, with its form
     assert not Announcement.objects.exists()
 
 
