@@ -156,6 +156,19 @@ def tournament(director):
 
 
 @pytest.fixture
+def open_event(tournament, director):
+    """A knockout of the tournament whose players may ask to enter it."""
+    from tournaments.models import Event
+    from tournaments.services import event_create, tournament_open_entry_set
+
+    event = event_create(
+        tournament=tournament, name="Main", format=Event.Format.SINGLE, lengths=[5], user=director
+    )
+    tournament_open_entry_set(tournament=tournament, allowed=True, user=director)
+    return event
+
+
+@pytest.fixture
 def event_with(tournament, field, director):
     """event_with(format, players, **options): an event with the players entered and checked in."""
     from tournaments.services import entry_check_in, entry_register, event_create

@@ -14,6 +14,7 @@ from club.csvimport import rows_read
 from club.models import AuditEntry, Player
 from club.policy import SYSTEM
 from club.services import player_create, player_sign_up, player_update, players_import
+from tests.helpers import page_words as words
 
 pytestmark = pytest.mark.django_db
 
@@ -104,14 +105,6 @@ LINE_REFUSED = {
     "it": "Una riga sola: nel campo qui sotto gli a capo e i caratteri di controllo invisibili "
     "sono stati tolti. Controllalo, poi salva di nuovo.",
 }
-
-
-def words(response) -> str:
-    """The page's words as a reader sees them."""
-    import html
-    import re
-
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
 @pytest.mark.parametrize("language", ["en", "it"])

@@ -17,6 +17,7 @@ from club.csvimport import rows_read
 from club.models import AuditEntry, Player
 from club.policy import SYSTEM
 from club.services import player_create, players_import
+from tests.helpers import page_words as text
 
 pytestmark = pytest.mark.django_db
 
@@ -36,10 +37,6 @@ FILE = (
 
 def upload(text, encoding="utf-8-sig", name="giocatori.csv"):
     return SimpleUploadedFile(name, text.encode(encoding), content_type="text/csv")
-
-
-def text(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def test_the_preview_says_what_each_row_will_do_and_the_import_does_it(

@@ -3,23 +3,15 @@ again with what is wrong (issue 23.3, 23.6)."""
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
 from django.urls import reverse
 
 from matches.models import Match
+from tests.helpers import page_words as text
 from tests.matches import test_reports
 
 pytestmark = pytest.mark.django_db
 knockout, duel = test_reports.knockout, test_reports.duel  # a match whose players report
-
-
-def text(response) -> str:
-    """The page's words as a reader sees them."""
-    words = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return re.sub(r"\s+", " ", html.unescape(words))
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,6 @@ director's own services (the bracket moves on). Every refusal is in plain words.
 from __future__ import annotations
 
 import datetime
-import html
-import re
 
 import pytest
 from django.core import mail
@@ -22,16 +20,11 @@ from club.models import AuditEntry, Player
 from matches.models import BoardGame, Dispute, Match, ResultReport
 from matches.reports import report_confirm, report_dispute, report_make, report_withdraw
 from matches.services import game_record
+from tests.helpers import page_words as text
 from tournaments.models import Event
 from tournaments.services import event_draw, tournament_reports_set
 
 pytestmark = pytest.mark.django_db
-
-
-def text(response):
-    """The page's words as a reader sees them."""
-    words = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return re.sub(r"\s+", " ", html.unescape(words))
 
 
 @pytest.fixture

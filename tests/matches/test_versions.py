@@ -8,8 +8,6 @@ is refused as a page out of date, and nothing changes.
 
 from __future__ import annotations
 
-import html
-import re
 import threading
 
 import pytest
@@ -22,16 +20,12 @@ from matches.board.service import board_game_start
 from matches.models import BoardAction, Match, ResultReport
 from matches.reports import report_make
 from matches.services import match_create
+from tests.helpers import page_words as text
 from tests.matches import test_reports
 
 pytestmark = pytest.mark.django_db
 knockout, duel = test_reports.knockout, test_reports.duel  # a match whose players report
 OUT_OF_DATE = "This page was out of date: nothing was saved."
-
-
-def text(response) -> str:
-    words = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return re.sub(r"\s+", " ", html.unescape(words))
 
 
 def state(match: Match) -> tuple:

@@ -9,8 +9,6 @@ from django.contrib.auth.password_validation import validate_password
 from django.urls import reverse
 
 from club.services import invitation_issue
-from tournaments.models import Event
-from tournaments.services import event_create, tournament_open_entry_set
 
 pytestmark = pytest.mark.django_db
 
@@ -26,15 +24,6 @@ REFUSALS = {
         "it": "La password è troppo simile a nome utente.",
     },
 }
-
-
-@pytest.fixture
-def open_event(tournament, director):
-    event = event_create(
-        tournament=tournament, name="Main", format=Event.Format.SINGLE, lengths=[5], user=director
-    )
-    tournament_open_entry_set(tournament=tournament, allowed=True, user=director)
-    return event
 
 
 def sign_up(password: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from club.policy import SYSTEM
 from matches.models import Match
+from tests.helpers import page_words as text
 from tournaments.models import Event, Table
 from tournaments.services import (
     entry_check_in,
@@ -27,10 +28,6 @@ from tournaments.venue import tournament_tables_set
 from .helpers import open_matches
 
 pytestmark = pytest.mark.django_db
-
-
-def text(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def section(response, name):

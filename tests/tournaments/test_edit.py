@@ -10,6 +10,7 @@ from django.urls import reverse
 from club.audit import audit_for_tournament
 from club.policy import SYSTEM
 from matches.models import Match
+from tests.helpers import page_words as text
 from tournaments.models import Event, Tournament
 from tournaments.services import (
     event_create,
@@ -19,10 +20,6 @@ from tournaments.services import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def text(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 @pytest.fixture

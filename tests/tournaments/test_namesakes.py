@@ -11,28 +11,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.models import Event
+from tests.helpers import page_words as text
 from tournaments.services import (
     entry_request_sign_up,
-    event_create,
-    tournament_open_entry_set,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def text(response) -> str:
-    words = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return re.sub(r"\s+", " ", html.unescape(words))
-
-
-@pytest.fixture
-def open_event(tournament, director):
-    event = event_create(
-        tournament=tournament, name="Main", format=Event.Format.SINGLE, lengths=[5], user=director
-    )
-    tournament_open_entry_set(tournament=tournament, allowed=True, user=director)
-    return event
 
 
 def sign_up(event, name: str, club: str = "", n: int = 1):

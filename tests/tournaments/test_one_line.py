@@ -8,30 +8,18 @@ given made one line (:func:`rules.text.one_line`) for callers that are not forms
 from __future__ import annotations
 
 import datetime
-import html
-import re
 
 import pytest
 from django.urls import reverse
 
+from tests.club.test_one_line import LINE_REFUSED, NAME_REFUSED
+from tests.helpers import page_words as words
 from tournaments.announcements import announcement_post
 from tournaments.models import Announcement, Event, Tournament
 from tournaments.services import event_create, event_update, tournament_create, tournament_update
 
 pytestmark = pytest.mark.django_db
 
-NAME_REFUSED = {
-    "en": "A name is one line: in the box below, its line breaks and invisible control "
-    "characters are taken out. Check it, then save again.",
-    "it": "Un nome sta su una riga sola: nel campo qui sotto gli a capo e i caratteri di "
-    "controllo invisibili sono stati tolti. Controllalo, poi salva di nuovo.",
-}
-LINE_REFUSED = {
-    "en": "One line only: in the box below, the line breaks and invisible control characters "
-    "are taken out. Check it, then save again.",
-    "it": "Una riga sola: nel campo qui sotto gli a capo e i caratteri di controllo invisibili "
-    "sono stati tolti. Controllalo, poi salva di nuovo.",
-}
 ANNOUNCEMENT_REFUSED = {
     "en": "An announcement cannot hold invisible control characters, such as those that turn "
     "the text right to left: take them out.",
@@ -41,11 +29,6 @@ ANNOUNCEMENT_REFUSED = {
 # the bidirectional controls: embeddings and overrides, isolates, marks
 BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
 BIDI += ["\u200e", "\u200f", "\u061c"]
-
-
-def words(response) -> str:
-    """The page's words as a reader sees them."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
 
 
 # --- the services ---------------------------------------------------------------------------
