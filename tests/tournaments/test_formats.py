@@ -88,6 +88,23 @@ def test_the_event_page_warns_when_most_go_home_after_one_match(
 
 
 @pytest.mark.django_db
+def test_a_consolation_is_not_recommended_to_an_event_that_has_one(event_with, director_client):
+    """Ten players with a consolation: the six who start with a bye play first in round 2,
+    whose losers the consolation does not take; the warning names what would keep them."""
+    from tests.helpers import page_words
+
+    event = event_with(Event.Format.CONSOLATION, 10)
+    words = page_words(director_client.get(event.get_absolute_url()))
+    assert "6 of the 10 players go home after their first match" in words
+    assert "a consolation, a progressive" not in words
+    assert "its consolation takes only the losers of round 1" in words
+    assert "A progressive consolation or double elimination keeps more of them playing" in words
+    words = page_words(director_client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it"))
+    assert "la sua consolazione accoglie solo" in words
+    assert "una consolazione, una consolazione progressiva" not in words
+
+
+@pytest.mark.django_db
 def test_a_play_off_for_third_place_is_made_when_the_semi_finals_end(event_with, director, finish):
     event = event_with(Event.Format.SINGLE, 4, third_place=True)
     assert event.third_place
