@@ -364,6 +364,7 @@ def _event_context(request, event: Event, **forms) -> dict:
             (r, PairingTable(r.matches, exclude=() if directing else ("reason",))) for r in rounds
         ],
         "progress": event_progress(event=event, matches=matches, knockout=knockout),
+        "missed_as_losses": any(row.standing.missed for row in rows),
         "children": list(event.children.all()),
         "placings": event_placings(event=event, knockout=knockout) if knockout else [],
     }

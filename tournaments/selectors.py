@@ -482,12 +482,16 @@ def event_standings(
         byes: dict[int, int] = {}
         for bye in event.byes.all():
             byes[bye.player_id] = byes.get(bye.player_id, 0) + 1
+        # the rounds a late arrival missed, scored as byes or as losses (the tournament says)
+        late = {e.player_id: e.joined_round - 1 for e in drawn if (e.joined_round or 0) > 1}
+        missed: dict[int, int] = {}
         if event.tournament.late_rounds == Tournament.LateRounds.BYE:
-            for entry in drawn:  # the rounds a late arrival missed, scored as byes
-                if entry.joined_round:
-                    byes[entry.player_id] = byes.get(entry.player_id, 0) + entry.joined_round - 1
+            for player, count in late.items():
+                byes[player] = byes.get(player, 0) + count
+        else:
+            missed = late
         seeds = {e.player_id: e.seed for e in drawn}
-        table = swiss_standings(_results(matches), seeds=seeds, byes=byes)
+        table = swiss_standings(_results(matches), seeds=seeds, byes=byes, missed=missed)
         return [StandingRow(s, players[s.key], "") for s in table]
     rows = []
     for pool in sorted({e.pool for e in drawn}):

@@ -302,3 +302,46 @@ def test_the_late_form_offers_the_withdrawn_players_place(event_with, field, dir
     ).content.decode()
     assert f"Sub01 takes the place of {gone.name}." in done
     assert event.entries.get(player=newcomer).seed is not None
+
+
+# --- the rounds a late Swiss arrival missed, as losses -------------------------------------
+
+
+def test_a_late_swiss_arrivals_missed_round_shows_as_a_loss_on_the_page_and_in_the_api(
+    event_with, field, director, director_client
+):
+    """The tournament says missed rounds count as losses (the default): the standings, the
+    player's line in the CSV download and the API say one loss for round 1, not none."""
+    import csv
+    import io
+
+    from tests.helpers import page_words
+
+    event = event_with(Event.Format.SWISS, 5, swiss_rounds=3)
+    event_draw(event=event, seed=3, user=director)
+    late = field(1, "Late")[0]
+    director_client.post(reverse("late_entry", args=[event.pk]), {"player": late.pk})
+    for match in event_matches(event=event):
+        match_finish(match, director)
+
+    assert "counts as a loss" in page_words(director_client.get(event.get_absolute_url()))
+    download = director_client.get(event.get_absolute_url(), {"_export": "csv"})
+    table = list(csv.reader(io.StringIO(download.content.decode())))
+    heading, lines = table[0], {row[1]: dict(zip(table[0], row, strict=True)) for row in table[1:]}
+    assert {"played", "wins", "losses"} <= set(heading)
+    assert (lines["Late01"]["played"], lines["Late01"]["wins"], lines["Late01"]["losses"]) == (
+        "0",
+        "0",
+        "1",
+    )
+    api = director_client.get(f"/api/v1/events/{event.pk}/standings").json()
+    (row,) = [r for r in api["table"] if r["player"]["name"] == "Late01"]
+    assert (row["wins"], row["losses"]) == (0, 1)
+
+    tournament_late_rounds_set(
+        tournament=event.tournament, count_as=Tournament.LateRounds.BYE, user=director
+    )
+    api = director_client.get(f"/api/v1/events/{event.pk}/standings").json()
+    (row,) = [r for r in api["table"] if r["player"]["name"] == "Late01"]
+    assert (row["wins"], row["losses"], row["byes"]) == (1, 0, 1)  # as a bye instead
+    assert "counts as a loss" not in page_words(director_client.get(event.get_absolute_url()))

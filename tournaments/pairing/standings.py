@@ -1,6 +1,7 @@
 """Standings with tie-breaks, from finished matches: Swiss and round robin.
 
-Swiss: wins (a bye counts as one), then Buchholz (the opponents' wins added up),
+Swiss: wins (a bye counts as one; a round a late arrival missed counts as a bye or as a
+loss, as the tournament says), then Buchholz (the opponents' wins added up),
 then median Buchholz (the same without the best and the worst opponent, once
 there are three or more), then the draw's seed. Round robin: wins, then
 head-to-head (wins among the players tied on wins), then points difference,
@@ -38,6 +39,7 @@ class Standing:
     wins: int
     losses: int
     byes: int
+    missed: int = 0  # rounds a late arrival missed, counted as losses (no opponent)
     buchholz: int = 0
     median: int = 0
     head_to_head: int = 0
@@ -55,13 +57,17 @@ class _Tally:
     wins: int = 0
     losses: int = 0
     byes: int = 0
+    missed: int = 0
     points_for: int = 0
     points_against: int = 0
     opponents: list = field(default_factory=list)
 
 
 def _tally(
-    keys: Iterable[Hashable], results: Iterable[Result], byes: Mapping[Hashable, int]
+    keys: Iterable[Hashable],
+    results: Iterable[Result],
+    byes: Mapping[Hashable, int],
+    missed: Mapping[Hashable, int] | None = None,
 ) -> dict[Hashable, _Tally]:
     tallies = {key: _Tally() for key in keys}
     for result in results:
@@ -81,6 +87,10 @@ def _tally(
         tally = tallies.setdefault(key, _Tally())
         tally.byes += count
         tally.wins += count
+    for key, count in (missed or {}).items():
+        tally = tallies.setdefault(key, _Tally())
+        tally.missed += count
+        tally.losses += count
     return tallies
 
 
@@ -92,6 +102,7 @@ def _row(key: Hashable, tally: _Tally, **tie_breaks: int) -> Standing:
         wins=tally.wins,
         losses=tally.losses,
         byes=tally.byes,
+        missed=tally.missed,
         points_for=tally.points_for,
         points_against=tally.points_against,
         opponents=tuple(tally.opponents),
@@ -104,9 +115,11 @@ def swiss_standings(
     *,
     seeds: Mapping[Hashable, int],
     byes: Mapping[Hashable, int] | None = None,
+    missed: Mapping[Hashable, int] | None = None,
 ) -> list[Standing]:
-    """Everyone in ``seeds``, best first; a bye adds a win and no opponent to Buchholz."""
-    tallies = _tally(seeds, results, byes or {})
+    """Everyone in ``seeds``, best first; a bye adds a win and no opponent to Buchholz, a
+    round ``missed`` (a late arrival's, counted as lost) adds a loss and no opponent."""
+    tallies = _tally(seeds, results, byes or {}, missed)
     rows = []
     for key, tally in tallies.items():
         scores = sorted(tallies[o].wins for o in tally.opponents)
