@@ -157,6 +157,22 @@ def _reports_set(entry: AuditEntry, who: str) -> str:
 
 def _late_entry(entry: AuditEntry, who: str) -> str:
     params = {**entry.params, "who": who}
+    if entry.params.get("entered"):  # entered before the draw, checked in only after it
+        if entry.params.get("key"):
+            return (
+                _(
+                    "%(who)s checked in %(player)s, entered and arriving late, in %(event)s: "
+                    "the bye of %(key)s."
+                )
+                % params
+            )
+        return (
+            _(
+                "%(who)s checked in %(player)s, entered and arriving late, in %(event)s from "
+                "round %(round)s."
+            )
+            % params
+        )
     if entry.params.get("key"):
         return (
             _("%(who)s entered %(player)s, arriving late, in %(event)s: the bye of %(key)s.")

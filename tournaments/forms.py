@@ -192,8 +192,30 @@ class LateEntryForm(forms.Form):
 
     def __init__(self, *args, event=None, **kwargs):
         super().__init__(*args, **kwargs)
-        entered = event.entries.values_list("player_id", flat=True) if event else []
-        self.fields["player"].queryset = Player.objects.exclude(pk__in=list(entered))
+        # offered: anyone not in the draw, those entered who did not check in first; any
+        # player is taken, so that one in the draw meanwhile is refused by the service in
+        # plain words rather than as "not one of the available choices"
+        player = self.fields["player"]
+        player.queryset = Player.objects.all()
+        entries = list(event.entries.all()) if event is not None else []
+        # in the draw, or withdrawn (Reinstate brings those back)
+        out = {
+            e.player_id for e in entries if e.seed is not None or e.status == Entry.Status.WITHDRAWN
+        }
+        waiting = {e.player_id for e in entries} - out
+        offered = [p for p in player.queryset if p.pk not in out]
+        others = [(p.pk, p.label) for p in offered if p.pk not in waiting]
+        if waiting:
+            player.choices = [
+                ("", player.empty_label),
+                (
+                    _("Entered, not in the draw"),
+                    [(p.pk, p.label) for p in offered if p.pk in waiting],
+                ),
+                (_("Not entered"), others),
+            ]
+        else:
+            player.choices = [("", player.empty_label), *others]
         withdrawn = Entry.objects.none()
         if event is not None:
             withdrawn = event.entries.filter(

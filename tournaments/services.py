@@ -489,14 +489,55 @@ def entry_register(*, event: Event, player: Player, user: Any) -> Entry:
         return entry
 
 
+def _arriving_entry(event: Event, player: Player) -> tuple[Entry, str | None]:
+    """The entry a player who arrives after the draw plays under, not saved yet, with the
+    status it had: their own if they were entered and not drawn (the commonest late
+    arrival: entered, not checked in), else a new one. One already in the draw, playing or
+    withdrawn, is refused in plain words."""
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(event=event, player=player)
+        .first()
+    )
+    params = {"player": player.name, "event": event.name}
+    if entry is None:
+        return Entry(event=event, player=player, status=Entry.Status.CHECKED_IN), None
+    if entry.status == Entry.Status.WITHDRAWN:
+        if entry.seed is not None:
+            raise ValidationError(
+                _(
+                    "%(player)s is in the draw of %(event)s and has withdrawn: to bring them "
+                    "back, use Reinstate in the list of entries."
+                )
+                % params
+            )
+        raise ValidationError(
+            _(
+                "%(player)s has withdrawn from %(event)s: use Reinstate in the list of entries "
+                "first, then add them here."
+            )
+            % params
+        )
+    if entry.seed is not None:
+        raise ValidationError(
+            _("%(player)s is already playing in %(event)s (seed %(seed)s): nothing to add.")
+            % {**params, "seed": entry.seed}
+        )
+    before = entry.status
+    entry.status = Entry.Status.CHECKED_IN
+    return entry, before
+
+
 def entry_late_add(*, event: Event, player: Player, user: Any) -> Entry:
-    """A player who arrives after the draw, checked in at once.
+    """A player who arrives after the draw, checked in at once: one entered who had not
+    checked in, or one not entered at all.
 
     A knockout: they take the next bye place of round 1 (the bye becomes a match), while
-    no match that changes with it has begun, their bye opponent's next included. A Swiss:
-    they are paired from the next round, and the rounds missed count as the tournament
-    says (losses, or byes). A round robin's schedule is made at the draw: it is drawn
-    again instead, while no match has begun.
+    no match that changes with it has begun, their bye opponent's next included; the draw
+    and its published seed stay. A Swiss: they are paired from the next round, and the
+    rounds missed count as the tournament says (losses, or byes). A round robin's schedule
+    is made at the draw: it is drawn again instead, while no match has begun.
     """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
@@ -506,22 +547,22 @@ def entry_late_add(*, event: Event, player: Player, user: Any) -> Entry:
             .get(pk=event.pk)
         )
         if not locked.drawn:
-            entry = entry_register(event=locked, player=player, user=user)
-            return entry_check_in(entry=entry, user=user)
-        if locked.entries.filter(player=player).exists():
-            raise ValidationError(
-                _("%(player)s is already entered in %(event)s.")
-                % {"player": player.name, "event": locked.name}
-            )
+            entered = locked.entries.filter(player=player).first()
+            if entered is None:
+                entered = entry_register(event=locked, player=player, user=user)
+            return entry_check_in(entry=entered, user=user)
         if locked.children.exists() or locked.parent_id is not None:
             raise ValidationError(
                 _("%(event)s is part of a cut: a player can no longer join it.")
                 % {"event": locked.name}
             )
-        entries = list(event_entries(event=locked))
+        entry, before = _arriving_entry(locked, player)
+        entries = [e for e in event_entries(event=locked) if e.pk != entry.pk]
         seed = 1 + max((e.seed for e in entries if e.seed is not None), default=0)
-        entry = Entry(event=locked, player=player, status=Entry.Status.CHECKED_IN, seed=seed)
+        entry.seed = seed
         params: dict[str, Any] = {"player": player.name, "event": locked.name}
+        if before is not None:
+            params["entered"] = True  # entered before the draw, checked in only now
         if locked.format == Event.Format.SWISS:
             entry.joined_round = _swiss_next_round(locked)
             params["round"] = entry.joined_round
@@ -542,6 +583,7 @@ def entry_late_add(*, event: Event, player: Player, user: Any) -> Entry:
             "entry.late",
             subject=entry,
             params=params,
+            before={"status": before} if before is not None else None,
             after={"status": entry.status, "seed": seed, "joined_round": entry.joined_round},
         )
         if locked.knockout:
@@ -781,8 +823,9 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
 
 def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
     """A withdrawn player's place in the draw taken by a player who arrives, checked in at
-    once: the walkovers the withdrawal gave are taken back and their matches are the
-    newcomer's to play. Only while the withdrawn player has played nothing (their results
+    once (entered and not checked in, or not entered: see :func:`_arriving_entry`): the
+    walkovers the withdrawal gave are taken back and their matches are the newcomer's to
+    play. Only while the withdrawn player has played nothing (their results
     are their own) and no later match fed by those walkovers has begun (US rules 4.10)."""
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
@@ -793,11 +836,7 @@ def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
                 _("Only a withdrawn player who was drawn can be replaced; %(player)s cannot.")
                 % {"player": gone.name}
             )
-        if event.entries.filter(player=player).exists():
-            raise ValidationError(
-                _("%(player)s is already entered in %(event)s.")
-                % {"player": player.name, "event": event.name}
-            )
+        newcomer, before = _arriving_entry(event, player)
         played = [
             m
             for m in event_player_matches(event=event, player=gone)
@@ -831,15 +870,16 @@ def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
         place = {"seed": locked.seed, "pool": locked.pool, "joined_round": locked.joined_round}
         locked.seed = locked.pool = locked.joined_round = None
         locked.save(update_fields=["seed", "pool", "joined_round"])
-        newcomer = Entry.objects.create(
-            event=event, player=player, status=Entry.Status.CHECKED_IN, **place
-        )
+        for field, value in place.items():
+            setattr(newcomer, field, value)
+        newcomer.save()
         tournament_audit_record(
             event.tournament,
             user,
             "entry.substituted",
             subject=newcomer,
             params={"player": player.name, "gone": gone.name, "event": event.name},
+            before={"status": before} if before is not None else None,
             after={"status": newcomer.status, "seed": place["seed"]},
         )
         undone = {m.pk for m in walkovers}  # changing the players takes a walkover back

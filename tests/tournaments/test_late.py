@@ -345,3 +345,152 @@ def test_a_late_swiss_arrivals_missed_round_shows_as_a_loss_on_the_page_and_in_t
     (row,) = [r for r in api["table"] if r["player"]["name"] == "Late01"]
     assert (row["wins"], row["losses"], row["byes"]) == (1, 0, 1)  # as a bye instead
     assert "counts as a loss" not in page_words(director_client.get(event.get_absolute_url()))
+
+
+# --- a player entered who did not check in arrives after the draw ---------------------------
+
+
+@pytest.fixture
+def drawn_without(event_with, field, director):
+    """drawn_without(format, count, **options): an event drawn with ``count`` players checked
+    in, and one more entered who did not check in (Absent01)."""
+    from tournaments.services import entry_register
+
+    def make(format, count, **options):
+        event = event_with(format, count, **options)
+        absent = field(1, "Absent")[0]
+        entry = entry_register(event=event, player=absent, user=director)
+        event_draw(event=event, seed=6, user=director)
+        return event, entry
+
+    return make
+
+
+def late_post(client, event, player, **extra):
+    posted = {"player": player.pk, **{k: v.pk for k, v in extra.items()}}
+    return client.post(reverse("late_entry", args=[event.pk]), posted, follow=True)
+
+
+def test_the_late_picker_lists_the_entered_players_who_did_not_check_in(
+    drawn_without, director_client
+):
+    import re
+
+    event, entry = drawn_without(Event.Format.SINGLE, 6)
+    page = director_client.get(event.get_absolute_url()).content.decode()
+    late = re.search(r'<form[^>]*id="late".*?</form>', page, re.S).group(0)
+    group = re.search(r'<optgroup label="Entered, not in the draw">(.*?)</optgroup>', late, re.S)
+    assert group and f'value="{entry.player_id}"' in group.group(1)
+    assert "Absent01" in group.group(1)
+    drawn = event.entries.exclude(seed=None).first()
+    assert f'value="{drawn.player_id}"' not in late  # a player in the draw is not offered
+    italian = director_client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    assert '<optgroup label="Iscritti, non nel tabellone">' in italian.content.decode()
+
+
+def test_an_entered_player_arriving_late_takes_a_knockout_bye_and_the_draw_stays(
+    drawn_without, director_client
+):
+    """The bye becomes their match; the seeds drawn and the published seed are kept."""
+    event, entry = drawn_without(Event.Format.SINGLE, 6)
+    seeds = dict(event.entries.exclude(seed=None).values_list("player_id", "seed"))
+    published = Event.objects.get(pk=event.pk).draw_seed
+
+    done = late_post(director_client, event, entry.player).content.decode()
+
+    assert "Absent01 is entered and checked in." in done
+    arrived = Entry.objects.get(pk=entry.pk)  # their own entry, not a second one
+    assert (arrived.status, arrived.seed) == (Entry.Status.CHECKED_IN, 7)
+    assert event.entries.count() == 7
+    assert dict(event.entries.exclude(pk=entry.pk).values_list("player_id", "seed")) == seeds
+    assert Event.objects.get(pk=event.pk).draw_seed == published
+    (match,) = [
+        m for m in event_matches(event=event) if entry.player_id in (m.player_a_id, m.player_b_id)
+    ]
+    assert match.status == Match.Status.SCHEDULED and match.place.round == 1
+    audit = AuditEntry.objects.get(code="entry.late")
+    assert audit.before == {"status": Entry.Status.REGISTERED}
+    changes = director_client.get(reverse("tournament_changes", args=[event.tournament_id]))
+    assert "checked in Absent01, entered and arriving late" in changes.content.decode()
+
+
+def test_an_entered_player_arriving_late_is_paired_in_the_swiss_from_the_next_round(
+    drawn_without, director, director_client
+):
+    event, entry = drawn_without(Event.Format.SWISS, 5, swiss_rounds=3)
+    page = director_client.get(event.get_absolute_url()).content.decode()
+    assert "Entered, not in the draw" in page
+
+    late_post(director_client, event, entry.player)
+
+    arrived = Entry.objects.get(pk=entry.pk)
+    assert (arrived.status, arrived.joined_round) == (Entry.Status.CHECKED_IN, 2)
+    for match in event_matches(event=event):
+        match_finish(match, director)
+    director_client.post(reverse("pair_next_round", args=[event.pk]))
+    round_two = [m for m in event_matches(event=event) if m.place.round == 2]
+    assert entry.player_id in {p for m in round_two for p in (m.player_a_id, m.player_b_id)}
+
+
+def test_an_entered_player_arriving_late_replaces_a_no_show(
+    event_with, field, director, director_client
+):
+    """A knockout of 8 has no bye: the no-show is withdrawn (a walkover), and the player who
+    arrives takes their place; the walkover is taken back, the match is theirs to play."""
+    from tournaments.services import entry_register
+
+    event = event_with(Event.Format.SINGLE, 8)
+    absent = entry_register(event=event, player=field(1, "Absent")[0], user=director)
+    event_draw(event=event, seed=8, user=director)
+    first = by_key(event)["M1-1"]
+    gone = event.entries.get(player=first.player_b)
+    entry_withdraw(entry=gone, user=director)
+
+    done = late_post(director_client, event, absent.player, replaces=gone).content.decode()
+
+    assert f"Absent01 takes the place of {gone.player.name}." in done
+    arrived = Entry.objects.get(pk=absent.pk)
+    assert (arrived.status, arrived.seed) == (Entry.Status.CHECKED_IN, gone.seed)
+    assert event.entries.filter(player=absent.player).count() == 1
+    match = Match.objects.get(pk=first.pk)
+    assert match.status == Match.Status.SCHEDULED
+    assert absent.player_id in (match.player_a_id, match.player_b_id)
+
+
+def test_a_player_already_playing_is_refused_in_plain_words(
+    drawn_without, field, director, director_client
+):
+    from tests.helpers import page_words
+
+    event, _entry = drawn_without(Event.Format.SINGLE, 6)
+    playing = event.entries.get(seed=2)
+    before = list(event.entries.values_list("pk", "status", "seed"))
+
+    refused = late_post(director_client, event, playing.player)
+
+    words = page_words(refused)
+    assert f"{playing.player.name} is already playing in {event.name} (seed 2)" in words
+    assert "not one of the available choices" not in words
+    assert list(event.entries.values_list("pk", "status", "seed")) == before
+    assert not AuditEntry.objects.filter(code="entry.late").exists()
+    italian = director_client.post(
+        reverse("late_entry", args=[event.pk]),
+        {"player": playing.player.pk},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert f"{playing.player.name} gioca già in {event.name} (testa di serie 2)" in page_words(
+        italian
+    )
+    # nor can they take a no-show's place
+    gone = event.entries.get(seed=3)
+    entry_withdraw(entry=gone, user=director)
+    refused = late_post(director_client, event, playing.player, replaces=gone)
+    assert "is already playing in" in page_words(refused)
+    assert Entry.objects.get(pk=gone.pk).seed == 3
+    # a player who withdrew is brought back by Reinstate, and told so
+    other = field(1, "Gone")[0]
+    Entry.objects.create(event=event, player=other, status=Entry.Status.WITHDRAWN)  # before
+    refused = late_post(director_client, event, other)
+    assert "Gone01 has withdrawn from" in page_words(refused)
+    assert "use Reinstate" in page_words(refused)
