@@ -484,3 +484,40 @@ class Notifications(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {'on' if self.emails else 'off'}"
+
+
+class TableCall(models.Model):
+    """A player called to a table: their match is ready there (the tournaments app seats
+    matches and makes the calls, :mod:`tournaments.calls`).
+
+    Kept so that the site knows whom it told what: a call's email goes only if the call
+    still holds when it is sent (``sent_at``), and a player whose call no longer holds (the
+    match taken back, or moved off the table before it began) is told so. ``match`` empties
+    when the match is deleted; ``label`` keeps how it was named for that email.
+    """
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="table_calls", verbose_name=_("player")
+    )
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="table_calls",
+        verbose_name=_("match"),
+    )
+    table = models.PositiveSmallIntegerField(_("table"))
+    label = models.CharField(_("match"), max_length=250)
+    called_at = models.DateTimeField(_("called at"), default=timezone.now)
+    sent_at = models.DateTimeField(_("email sent at"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("no longer holds since"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        verbose_name = _("call to a table")
+        verbose_name_plural = _("calls to a table")
+        indexes = [models.Index(fields=["closed_at"], name="table_call_open")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.label} at table {self.table}"

@@ -1,10 +1,13 @@
 """Emails to players: a result waiting for their confirmation, a dispute over their match
-decided, their match ready at a table.
+decided, their match ready at a table (or that table no longer theirs).
 
 Each is sent after the transaction that caused it commits (a change undone sends nothing),
-in plain text, in the player's language (their setting, else the site's), with a link to the
-page where they act; a player who turned emails off gets none. The address is the player's
-own, else their account's. The tournaments app sends the table's through here too.
+and only if what it tells still holds then (a mail may carry a check, ``still``, run at
+sending: a match called to a table is still there, not taken back in between); in plain
+text, in the player's language (their setting, else the site's), with a link to the page
+where they act; a player who turned emails off gets none. The address is the player's own,
+else their account's. The tournaments app sends the tables' through here too
+(:mod:`tournaments.calls`).
 
 A mail that cannot be sent (a header refused, the mail server down or refusing it) is one
 warning in the log naming the player and the kind of mail; the change it tells of is done,
@@ -14,6 +17,7 @@ and the page that made it answers as usual.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -54,13 +58,20 @@ def site_link(path: str) -> str:
 
 
 def player_notify(
-    *, player: Player, subject: str, template: str, context: dict[str, Any], path: str
+    *,
+    player: Player,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    path: str,
+    still: Callable[[], bool] | None = None,
 ) -> bool:
     """Email ``player`` once the current transaction commits; False when nothing is sent
     (emails turned off, or no address).
 
     ``subject`` is a msgid (gettext_noop) with %-parameters from ``context``, translated with
-    the template in the player's language.
+    the template in the player's language. ``still``, when given, is asked after the commit,
+    just before sending: the mail goes only if it answers True (what it tells still holds).
     """
     setting = player_notifications(player=player)
     address = player_address(player)
@@ -85,14 +96,27 @@ def player_notify(
             subject=settings.EMAIL_SUBJECT_PREFIX + title,
             body=body,
             address=address,
+            still=still,
         )
     )
     return True
 
 
-def _send(*, player: Player, kind: str, subject: str, body: str, address: str) -> bool:
-    """Send one mail; a failure is logged in one line, never raised: it runs after the
-    commit, so the change is done whatever happens to the mail that tells of it."""
+def _send(
+    *,
+    player: Player,
+    kind: str,
+    subject: str,
+    body: str,
+    address: str,
+    still: Callable[[], bool] | None = None,
+) -> bool:
+    """Send one mail, if what it tells still holds; a failure is logged in one line, never
+    raised: it runs after the commit, so the change is done whatever happens to the mail
+    that tells of it."""
+    if still is not None and not still():
+        logger.info("The %s email to player #%s is not sent: it no longer holds", kind, player.pk)
+        return False
     try:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
     except Exception as error:  # a header refused, a server down or refusing: all the same

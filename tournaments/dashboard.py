@@ -1,10 +1,11 @@
 """The director's dashboard: the whole tournament at a glance, read in a fixed number of queries.
 
 Every match in play across the events (and those seated at a table, not begun), the matches
-waiting for a table, the players waiting for an opponent, what a director must settle, and
-what to do next. Nothing is stored for it: scores come from the score sheets, where each
-event stands from :func:`tournaments.selectors.event_progress`, who waits in a knockout from
-its bracket, and when a match began from the board's log and the audit trail
+waiting for a table (and for whom, when a player is busy in another match), the players
+waiting for an opponent, what a director must settle, and what to do next. Nothing is
+stored for it: scores come from the score sheets, where each event stands from
+:func:`tournaments.selectors.event_progress`, who waits in a knockout from its bracket, and
+when a match began from the board's log and the audit trail
 (:func:`matches.selectors.matches_with_beginning`).
 
 What to do next is a list of codes with parameters (:class:`Step`); the page says them in
@@ -14,7 +15,7 @@ the visitor's language.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Prefetch
@@ -26,6 +27,7 @@ from matches.selectors import match_score_sheet, matches_with_beginning
 from .models import Entry, Event, Tournament
 from .pairing.bracket import PENDING, LoserOf, WinnerOf
 from .selectors import event_knockout, event_progress, tournament_events
+from .venue import Busy, busy_elsewhere, players_busy
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class Seat:
     score: tuple[int, int] | None  # None before its first game ends
     began_at: datetime.datetime | None
     minutes: int | None  # since it began; None when not begun, or not known
+    # not begun and at no table: its players busy in another match, for whom it waits
+    waits_for: tuple[Busy, ...] = ()
 
     @property
     def round(self) -> int:
@@ -84,8 +88,9 @@ class Step:
 
     Codes: ``check_in`` (count: players entered, not checked in; checked: checked in),
     ``draw`` (count: players checked in), ``pair`` (round), ``cut`` (count), ``add_tables``
-    (count: matches waiting for a table), ``disputes`` (count), ``reports`` (count: players'
-    reports not confirmed in time), ``add_event``, ``finished``
+    (count: matches waiting for a table that could start, not for a player busy in another
+    match), ``disputes`` (count), ``reports`` (count: players' reports not confirmed in
+    time), ``add_event``, ``finished``
     (every event is over), and with nothing else to do ``playing`` (count: matches in play)
     or ``begin`` (count: matches ready, none begun).
     """
@@ -197,8 +202,10 @@ def _table(match: Match) -> int | None:
 def _seats(
     matches: list[Match], events: dict[int, Event], now: datetime.datetime
 ) -> tuple[list[Seat], list[Seat]]:
-    """The matches at a table or in play; those not begun and at no table."""
+    """The matches at a table or in play; those not begun and at no table (each with the
+    players it waits for, busy in another match)."""
     seated, waiting = [], []
+    busy = players_busy(matches)
     for match in matches:
         table = _table(match)
         begun = match.status == Match.Status.IN_PLAY
@@ -218,7 +225,7 @@ def _seats(
         if begun or table is not None:
             seated.append(seat)
         else:
-            waiting.append(seat)
+            waiting.append(replace(seat, waits_for=tuple(busy_elsewhere(match, busy))))
     seated.sort(key=lambda s: (s.table is None, s.table or 0))
     return seated, waiting
 
@@ -296,8 +303,9 @@ def _tournament_steps(
     """The room's and the disputes' steps; with nothing else to do, why (matches playing, or
     every event over)."""
     found = []
-    if waiting and tournament.tables:
-        found.append(Step("add_tables", params={"count": len(waiting)}))
+    can_start = [seat for seat in waiting if not seat.waits_for]  # the others wait for a player
+    if can_start and tournament.tables:
+        found.append(Step("add_tables", params={"count": len(can_start)}))
     disputes = sum(item.dispute is not None for item in to_confirm)
     if disputes:
         found.append(Step("disputes", params={"count": disputes}))

@@ -79,7 +79,13 @@ from .services import (
     tournament_update,
 )
 from .tables import EntryTable, PairingTable, TournamentTable, standings_table
-from .venue import PLAYABLE, match_table_move, tournament_room, tournament_tables_set
+from .venue import (
+    PLAYABLE,
+    match_players_busy,
+    match_table_move,
+    tournament_room,
+    tournament_tables_set,
+)
 
 
 def tournaments(request):
@@ -277,9 +283,28 @@ def round_table_move(request, pk: int, number: int):
                 _("%(code)s is now at table %(table)s.")
                 % {"code": match.place.bracket_key, "table": form.cleaned_data["table"]},
             )
+            for busy in match_players_busy(match=match):  # seated by hand: the director is told
+                messages.warning(request, _busy_words(busy))
     else:
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
     return redirect("round", pk=pk, number=number)
+
+
+def _busy_words(busy) -> str:
+    """A player of a match seated by hand is busy in another: where, in plain words."""
+    where = {"name": busy.player.name, "match": str(busy.match), "table": busy.table}
+    if busy.table is not None:
+        return (
+            _(
+                "%(name)s is at table %(table)s in another match (%(match)s): this match "
+                "can begin when they are free."
+            )
+            % where
+        )
+    return (
+        _("%(name)s is playing another match (%(match)s): this match can begin when they are free.")
+        % where
+    )
 
 
 @sign_in_required

@@ -710,6 +710,8 @@ def player_home(*, player: Player) -> PlayerHome:
             "event__tournament"
         )
     )
+    # a match at a table first: the one the player is called to, whatever the order
+    waiting.sort(key=lambda item: item.table is None)
     return PlayerHome(
         player=player,
         next_match=waiting[0] if waiting else None,

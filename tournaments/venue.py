@@ -6,8 +6,13 @@ table a match (:class:`tournaments.models.Table`), so two matches are never sent
 table. Matches already seated keep their table: a director moves one by hand
 (:func:`match_table_move`), and fewer tables take effect as matches end.
 
-Both players of a match given a table are emailed that it is ready there (once the change
-commits; see :mod:`matches.notify`).
+A player is at one table at a time: a match whose player is busy in another match of the
+tournament (in play, or at a table and not begun) waits, and the tables go to the matches
+that can start. The director may still seat it by hand (:func:`match_table_move`); the page
+then says where the player is (:func:`match_players_busy`).
+
+Both players of a match given a table are called to it by email (once the change commits,
+and only if it still holds then), and told if it is taken back: see :mod:`tournaments.calls`.
 
 Who waits first: the events in the order they were created, then round by round, then
 the order the draw made the matches.
@@ -15,18 +20,21 @@ the order the draw made the matches.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
+from club.models import Player
 from club.policy import can_direct, require
 from matches.models import Match
-from matches.notify import player_notify
 
 from .audit import tournament_audit_record
+from .calls import room_calls
 from .models import Table, Tournament
 
 PLAYABLE = (Match.Status.SCHEDULED, Match.Status.IN_PLAY)
@@ -50,41 +58,81 @@ def tables_assign(*, tournament: Tournament) -> list[Table]:
         Table(tournament=locked, number=n) for n in range(1, count + 1) if n not in have
     )
     free = list(room.filter(match=None, number__lte=count).order_by("number"))
-    if not free:
-        return []
-    waiting = (
-        Match.objects.filter(
-            place__event__tournament=locked, status__in=PLAYABLE, table__isnull=True
+    seated: list[Table] = []
+    if free:
+        playable = Match.objects.filter(place__event__tournament=locked, status__in=PLAYABLE)
+        busy = players_busy(playable.select_related("table"))
+        waiting = (
+            playable.filter(table__isnull=True)
+            .order_by("place__event_id", "place__round", "place__id")
+            .select_related("player_a", "player_b")
         )
-        .order_by("place__event_id", "place__round", "place__id")
-        .select_related("player_a__user", "player_b__user")[: len(free)]
-    )
-    seated = []
-    for table, match in zip(free, waiting, strict=False):
-        table.match = match
-        seated.append(table)
-    Table.objects.bulk_update(seated, ["match"])
-    for table in seated:
-        _table_notify(table)
+        for match in waiting:
+            if len(seated) == len(free):
+                break
+            if busy_elsewhere(match, busy):
+                continue  # a player is at another table: the match waits for them
+            table = free[len(seated)]
+            table.match = match
+            seated.append(table)
+            for player_id in (match.player_a_id, match.player_b_id):
+                busy.setdefault(player_id, []).append(match)
+        Table.objects.bulk_update(seated, ["match"])
+    room_calls(tournament=locked)
     return seated
 
 
-def _table_notify(table: Table) -> None:
-    """Both players are told their match is ready at its table (once the seating commits)."""
-    match = table.match
-    if match is None or match.player_a_id is None or match.player_b_id is None:
-        return  # a player still to be decided: nobody to call to the table yet
-    for player in (match.player_a, match.player_b):
-        player_notify(
-            player=player,
-            subject=gettext_noop("Your match is ready at table %(table)s"),
-            template="emails/table_ready.txt",
-            context={
-                "match": f"{match.player_a.name} – {match.player_b.name}",
-                "table": table.number,
-            },
-            path=match.get_absolute_url(),
-        )
+@dataclass(frozen=True)
+class Busy:
+    """A player of a match who is busy in another: ``match``, at ``table`` (None: in play
+    at no table)."""
+
+    player: Player
+    match: Match
+    table: int | None
+
+
+def _table_number(match: Match) -> int | None:
+    table = getattr(match, "table", None)  # none: Django raises, the match has no table
+    return table.number if table is not None else None
+
+
+def players_busy(matches: Iterable[Match]) -> dict[int, list[Match]]:
+    """Each player of a match in play, or at a table and not begun, and those matches.
+
+    ``matches``: the tournament's, with their tables read (``select_related("table")``)."""
+    found: dict[int, list[Match]] = {}
+    for match in matches:
+        at_table = match.status == Match.Status.SCHEDULED and _table_number(match) is not None
+        if match.status == Match.Status.IN_PLAY or at_table:
+            for player_id in (match.player_a_id, match.player_b_id):
+                found.setdefault(player_id, []).append(match)
+    return found
+
+
+def busy_elsewhere(match: Match, busy: dict[int, list[Match]]) -> list[Busy]:
+    """The players of ``match`` busy in another match (from :func:`players_busy`)."""
+    found = []
+    for player_id in (match.player_a_id, match.player_b_id):
+        for other in busy.get(player_id, ()):
+            if other.pk != match.pk:
+                player = match.player_a if player_id == match.player_a_id else match.player_b
+                found.append(Busy(player=player, match=other, table=_table_number(other)))
+    return found
+
+
+def match_players_busy(*, match: Match) -> list[Busy]:
+    """Where the players of ``match`` are busy in another match of its tournament: the
+    director seating it by hand is told."""
+    players = (match.player_a_id, match.player_b_id)
+    tournament = Match.objects.filter(pk=match.pk).values("place__event__tournament_id")
+    others = (
+        Match.objects.filter(place__event__tournament_id__in=tournament, status__in=PLAYABLE)
+        .filter(Q(player_a_id__in=players) | Q(player_b_id__in=players))
+        .exclude(pk=match.pk)
+        .select_related("table", "player_a", "player_b")
+    )
+    return busy_elsewhere(match, players_busy(others))
 
 
 def tournament_tables_set(*, tournament: Tournament, count: int | None, user: Any) -> Tournament:
@@ -156,6 +204,7 @@ def match_table_move(*, match: Match, number: int, user: Any) -> Table:
         )
         if current is None and other is not None:
             tables_assign(tournament=locked)  # the match moved off waits for the next table
+        room_calls(tournament=locked)  # the players of the matches moved are told
     return target
 
 
