@@ -165,7 +165,7 @@ def test_a_walkover_asks_first_and_a_wrong_one_is_put_right(director_client, mat
     asked = director_client.post(url, {"winner": 0, "version": 0})
     assert asked.status_code == 200
     assert "A walkover to Anna Rossi?" in page_text(asked)
-    assert "Anna Rossi wins Anna Rossi – Bruno Bianchi (5) without playing." in page_text(asked)
+    assert "Anna Rossi wins by walkover against Bruno Bianchi (5-point match)." in page_text(asked)
     assert Match.objects.get(pk=match5.pk).status == "scheduled"  # nothing yet
     done = director_client.post(url, {"winner": 0, "version": 0, "confirm": "1"}, follow=True)
     assert "The walkover is recorded." in page_text(done)
