@@ -149,6 +149,31 @@ def test_the_service_counts_a_drop_as_the_cube_before_the_double(match5, record)
     assert game.points == 2 and match_score_sheet(match=match5).score == (0, 2)
 
 
+def test_how_a_game_ended_reads_the_same_by_hand_on_the_board_and_imported(
+    director_client, match5, anna, bruno, director
+):
+    """Issue 24.14f: an imported resignation read "resignation (2)" on the sheet where the form
+    says "resigned: a single game"; one wording wherever it shows (matches/endings.py)."""
+    from matches.matfiles import mat_import, match_mat
+
+    board = board_game_start(match=match5, user=director)
+    to_play(board, director, dice=(3, 1))
+    act(board, "resign", director, level=2)  # Anna, on roll, gives up a gammon
+    act(board, "accept", director)
+    imported = match_create(player_a=anna, player_b=bruno, length=5, user=director)
+    mat_import(match=imported, text=match_mat(match=match5), user=director)
+    for match, language, words in [
+        (match5, "en", "resigned: a gammon"),
+        (imported, "en", "resigned: a gammon"),
+        (imported, "it", "abbandono: un gammon"),
+    ]:
+        page = director_client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+        said = page_words(page)
+        sheet = said[said.index("Score sheet" if language == "en" else "Foglio segnapunti") :]
+        assert f"Bruno Bianchi 1 {words} 2 0–2" in sheet
+        assert "resignation (" not in said and "abbandono (" not in said
+
+
 # --- a retirement -----------------------------------------------------------------------
 
 
