@@ -51,9 +51,8 @@ class GameForm(forms.Form):
         choices=[(v, v) for v in CUBES],
         initial=1,
         help_text=_(
-            "Its value when the game ended. For a double dropped: the value offered, as a "
-            "match file writes it (“Doubles => 2”); the winner scores the cube before the "
-            "double, half of it (WBF 23)."
+            "The cube at the end of the game; for a double dropped, the value offered "
+            "(“Doubles => 2”): the winner scores half, the cube before the double (WBF 23)."
         ),
     )
     result = forms.ChoiceField(label=_("Result"), choices=ENDINGS, initial="single")

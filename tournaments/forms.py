@@ -42,9 +42,12 @@ class TournamentForm(forms.Form):
         directors = self.fields["directors"]
         if user is not None and user.pk is not None:
             users = users.exclude(pk=user.pk)
-            directors.help_text = _(
-                "You (%(name)s) direct it already; tick the others who run it with you."
-            ) % {"name": user.get_username()}
+            said = {"name": user.get_username()}
+            directors.help_text = (
+                _("You (%(name)s) direct it already; tick the others who run it with you.") % said
+                if users.exists()
+                else _("You (%(name)s) direct it; no other director is registered yet.") % said
+            )
         directors.queryset = users.order_by("username")
 
 

@@ -100,8 +100,8 @@ def test_a_dropped_double_is_entered_as_the_value_offered_and_scores_the_cube_be
     record(match5, 0)  # 3-4
     page = director_client.get(match5.get_absolute_url())
     said = page_words(page)
-    assert "For a double dropped: the value offered" in said  # the form says which cube
-    assert "the winner scores the cube before the double, half of it (WBF 23)." in said
+    assert "for a double dropped, the value offered (“Doubles => 2”)" in said  # which cube
+    assert "the winner scores half, the cube before the double (WBF 23)." in said
     response = director_client.post(
         reverse("game_new", args=[match5.pk]),
         {"number": 4, "winner": 0, "cube": 2, "result": "drop"},
@@ -129,8 +129,8 @@ def test_the_cube_of_a_drop_is_explained_in_italian(director_client, match5, rec
     record(match5, 1, cube=2, result="drop")  # played for 2, the double to 4 refused
     page = director_client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
     said = page_words(page)
-    assert "Per un raddoppio rifiutato: il valore offerto" in said
-    assert "il vincitore segna il cubo di prima del raddoppio, la metà (WBF 23)." in said
+    assert "per un raddoppio rifiutato, il valore offerto (“Doubles => 2”)" in said
+    assert "il vincitore segna la metà, il cubo di prima del raddoppio (WBF 23)." in said
     assert "Bruno Bianchi ha vinto (raddoppio rifiutato, cubo a 4): 2 punti segnati" in said
 
 

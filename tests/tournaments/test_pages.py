@@ -58,6 +58,8 @@ def test_the_new_tournament_form_names_its_creator_and_starts_today(
     and the date was empty."""
     from django.utils import timezone
 
+    alone = text(director_client.get(reverse("tournament_new")))
+    assert "You (director) direct it; no other director is registered yet." in alone
     sara = django_user_model.objects.create_user("sara", password="pw-sara-1")
     sara.groups.add(directors_group)
     response = director_client.get(reverse("tournament_new"))
