@@ -18,6 +18,7 @@ from club.models import AuditEntry
 
 from .endings import cube_shown, ending_text
 
+
 def game_text(facts: dict[str, Any] | None) -> str:
     """'Marco Bianchi won (gammon, cube 2): 4 points counted'; how it ended in the words of
     :mod:`matches.endings`, a dropped double's cube as the value offered (WBF 23):

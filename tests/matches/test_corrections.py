@@ -135,7 +135,10 @@ def test_two_directors_correcting_one_game_the_second_is_told_what_changed(
     "language, said",
     [
         ("en", "Game 5 could not have been played: the match is won 5-0 at game 4 (WBF 3)."),
-        ("it", "Il gioco 5 non può essere stato giocato: la partita è vinta 5-0 al gioco 4 (WBF 3)."),
+        (
+            "it",
+            "Il gioco 5 non può essere stato giocato: la partita è vinta 5-0 al gioco 4 (WBF 3).",
+        ),
     ],
 )
 def test_a_correction_that_makes_a_later_game_impossible_names_it(
@@ -219,9 +222,7 @@ def test_a_walkover_asks_first_and_a_wrong_one_is_put_right(director_client, mat
     )
 
 
-def test_the_walkover_and_retirement_confirmations_name_each_player_once(
-    director_client, match5
-):
+def test_the_walkover_and_retirement_confirmations_name_each_player_once(director_client, match5):
     """Issue 24.14e: "Anna Rossi wins Anna Rossi – Bruno Bianchi (5) without playing"."""
     url = reverse("walkover", args=[match5.pk])
     asked = director_client.post(url, {"winner": 1, "version": 0}, HTTP_ACCEPT_LANGUAGE="it")

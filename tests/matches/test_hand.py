@@ -12,7 +12,6 @@ from matches.board.service import board_game_start
 from matches.models import BoardGame, Game, Match
 from matches.selectors import match_score_sheet
 from matches.services import game_correct, match_create, match_result_clear, match_retire
-
 from tests.helpers import page_words
 
 from .board.test_service import act, to_play
