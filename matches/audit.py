@@ -16,30 +16,27 @@ from django.utils.translation import ngettext
 from club.audit import audit_sentences_register
 from club.models import AuditEntry
 
-OUTCOMES = {
-    "single": lambda: _("a single game"),
-    "gammon": lambda: _("a gammon"),
-    "backgammon": lambda: _("a backgammon"),
-    "drop": lambda: _("on a dropped double"),
-    "resignation": lambda: _("on a resignation"),
-}
+from .endings import cube_shown, ending_text
 
 
 def game_text(facts: dict[str, Any] | None) -> str:
-    """'Marco Bianchi won a gammon, cube 2: 4 points counted'."""
+    """'Marco Bianchi won (gammon, cube 2): 4 points counted'; how it ended in the words of
+    :mod:`matches.endings`, a dropped double's cube as the value offered (WBF 23):
+    'Anna Rossi won (double dropped, cube 2): 1 point counted'."""
     if not facts:
         return "—"
-    outcome = OUTCOMES.get(facts.get("outcome") or "", lambda: str(facts.get("outcome")))()
+    outcome = str(facts.get("outcome") or "")
+    cube = facts.get("cube")
     points = facts.get("points")
     counted = (
         ngettext("%(count)s point counted", "%(count)s points counted", points) % {"count": points}
         if isinstance(points, int)
         else ""
     )
-    text = _("%(winner)s won %(outcome)s, cube %(cube)s") % {
+    text = _("%(winner)s won (%(ending)s, cube %(cube)s)") % {
         "winner": facts.get("winner"),
-        "outcome": outcome,
-        "cube": facts.get("cube"),
+        "ending": ending_text(outcome, facts.get("resigned")),
+        "cube": cube_shown(outcome, cube) if isinstance(cube, int) else cube,
     }
     return f"{text}: {counted}" if counted else text
 

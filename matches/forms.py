@@ -7,6 +7,7 @@ from club.forms import PlayerChoiceField
 from club.models import Player
 
 from .board.service import ACTS
+from .endings import ENDINGS, cube_kept, cube_shown, ending_code
 from .matfiles import mat_read_text, mat_too_large
 from .models import CUBE_VALUES, Side
 from .services import MAX_LENGTH
@@ -25,21 +26,16 @@ class MatchForm(forms.Form):
     )
 
 
-# how a game ended, as the director says it; a resignation says what was given up
-ENDINGS = [
-    ("single", _("single game")),
-    ("gammon", _("gammon")),
-    ("backgammon", _("backgammon")),
-    ("drop", _("double dropped")),
-    ("resigned-1", _("resigned: a single game")),
-    ("resigned-2", _("resigned: a gammon")),
-    ("resigned-3", _("resigned: a backgammon")),
-]
 CUBES = CUBE_VALUES[:8]  # 1 to 128: a power of two (WBF 23)
 
 
 class GameForm(forms.Form):
     """A game's result: who won, the cube, how it ended (a resignation with what was given up).
+
+    The cube is its value when the game ended; for a dropped double, the value offered
+    ("doubled to 2, dropped" is 2, as a match file writes "Doubles => 2 / Drops"), and
+    ``cleaned_data`` holds the cube the game was played for, half of it, which is what the
+    winner scores (WBF 23; :mod:`matches.endings`).
 
     ``crawford``: the game is the Crawford game, so the cube stays at 1 and nobody drops a
     double (WBF 24): only those choices are offered. The service checks again.
@@ -50,15 +46,25 @@ class GameForm(forms.Form):
         label=_("Winner"), coerce=int, choices=Side.choices, widget=forms.RadioSelect
     )
     cube = forms.TypedChoiceField(
-        label=_("Cube"), coerce=int, choices=[(v, v) for v in CUBES], initial=1
+        label=_("Cube"),
+        coerce=int,
+        choices=[(v, v) for v in CUBES],
+        initial=1,
+        help_text=_(
+            "The cube at the end of the game; for a double dropped, the value offered "
+            "(“Doubles => 2”): the winner scores half, the cube before the double (WBF 23)."
+        ),
     )
     result = forms.ChoiceField(label=_("Result"), choices=ENDINGS, initial="single")
 
     def __init__(self, *args, match=None, crawford: bool = False, **kwargs):
         initial = dict(kwargs.pop("initial", None) or {})
-        if initial.get("result") == "resignation" and initial.get("resigned") in (1, 2, 3):
-            initial["result"] = f"resigned-{initial['resigned']}"
+        if initial.get("result") and initial.get("cube"):  # the cube as the director said it
+            initial["cube"] = cube_shown(initial["result"], initial["cube"])
+        if initial.get("result"):
+            initial["result"] = ending_code(initial["result"], initial.get("resigned"))
         super().__init__(*args, initial=initial, **kwargs)
+        self.crawford = crawford
         if match is not None:
             self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
         if crawford:  # only what the rules allow is offered (WBF 24); a value sent anyway is
@@ -76,6 +82,17 @@ class GameForm(forms.Form):
         data["resigned"] = None
         if ending.startswith("resigned-"):
             data["result"], data["resigned"] = "resignation", int(ending[-1])
+        cube = data.get("cube")
+        if ending == "drop" and cube is not None:
+            if cube < 2 and not self.crawford:  # in the Crawford game the rules refuse the drop
+                self.add_error(
+                    "cube",
+                    _(
+                        "A dropped double was offered at 2 or more: choose the value of the "
+                        "double that was refused (WBF 23)."
+                    ),
+                )
+            data["cube"] = max(1, cube_kept(ending, cube))
         return data
 
 

@@ -26,6 +26,7 @@ from club.policy import (
     sign_in_required,
 )
 
+from .endings import cube_shown, ending_text
 from .forms import GameForm, NotificationsForm, ReportDisputeForm, ReportScoreForm, VersionForm
 from .models import Match, ResultReport
 from .notify import notifications_set, player_notifications
@@ -55,9 +56,8 @@ def _claim_rows(match: Match, report: ResultReport):
             {
                 "number": report.first_game + offset,
                 "winner": match.player(game["winner"]),
-                "cube": game["cube"],
-                "result": game["result"],
-                "resigned": game.get("resigned"),
+                "cube": cube_shown(game["result"], game["cube"]),
+                "ending": ending_text(game["result"], game.get("resigned")),
                 "crawford": scored.crawford,
                 "before": scored.score_before,
                 "after": scored.score_after,

@@ -12,6 +12,7 @@ from club.models import AuditEntry, Player
 from rules.match import GameContext, match_winner
 from rules.match import Match as RulesMatch
 
+from .endings import cube_shown, ending_text
 from .models import BoardAction, Game, Match, ResultReport
 
 
@@ -29,6 +30,16 @@ class SheetRow:
     @property
     def winner(self) -> Player:
         return self.game.match.player(self.game.winner)
+
+    @property
+    def cube(self) -> int:
+        """The cube as the director entered it (for a dropped double, the value offered)."""
+        return cube_shown(self.game.result, self.game.cube)
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, in the one wording of :mod:`matches.endings`."""
+        return ending_text(self.game.result, self.game.resigned)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from .selectors import match_score_sheet
 
 
 class MatchTable(tables.Table):
-    date = tables.DateColumn(verbose_name=_("date"), linkify=True)
+    date = tables.DateColumn(verbose_name=_("date"), linkify=True, short=False)
     player_a = tables.Column(verbose_name=_("player"), linkify=True, order_by=("player_a__name",))
     player_b = tables.Column(verbose_name=_("opponent"), linkify=True, order_by=("player_b__name",))
     length = tables.Column(verbose_name=_("length"))

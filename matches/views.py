@@ -253,8 +253,12 @@ def walkover(request, pk: int):
             request,
             Confirmation(
                 title=_("A walkover to %(name)s?") % {"name": winner.name},
-                what=_("%(name)s wins %(match)s without playing.")
-                % {"name": winner.name, "match": str(found)},
+                what=_("%(winner)s wins by walkover against %(loser)s (%(length)s-point match).")
+                % {
+                    "winner": winner.name,
+                    "loser": found.player(1 - form.cleaned_data["winner"]).name,
+                    "length": found.length,
+                },
                 consequences=(
                     (_("It replaces %(result)s.") % {"result": result_text(replaced)},)
                     if replaced
@@ -292,15 +296,10 @@ def retire(request, pk: int):
             Confirmation(
                 title=_("%(name)s retired?") % {"name": retired.name},
                 what=_(
-                    "%(name)s retires from %(match)s: %(winner)s wins the match, the score "
-                    "written as %(length)s for %(winner)s."
+                    "%(name)s retires from the %(length)s-point match against %(winner)s: "
+                    "%(winner)s wins it, the score written as %(length)s for them."
                 )
-                % {
-                    "name": retired.name,
-                    "match": str(found),
-                    "winner": winner.name,
-                    "length": found.length,
-                },
+                % {"name": retired.name, "winner": winner.name, "length": found.length},
                 undo=_(
                     "A retirement can be taken back, and the match goes on from its games, "
                     "while no later match of either player has begun."

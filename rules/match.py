@@ -334,7 +334,13 @@ def checked_match(length: int, results: Sequence[GameResult], *, holland: bool =
     game after the match was won) is refused with its number and the rule.
     """
     match = Match(length, holland=holland)
-    for result in results:
+    for number, result in enumerate(results, start=1):
+        if match.over:  # name the game that could not have been played, and where it was won
+            won = Message(
+                "game-after-win",
+                {"number": number, "won": number - 1, "a": match.score[0], "b": match.score[1]},
+            )
+            raise MatchOverError(won, rule="WBF 3")
         check_result(match.next_game, result)
         match = match.add(result)
     return match

@@ -356,6 +356,9 @@ CATALOG: Final[Mapping[str, Template]] = {
         "game %(number)s was recorded after the match was won %(a)s-%(b)s"
     ),
     "match-over": gettext_noop("the match is over: won %(a)s-%(b)s"),
+    "game-after-win": gettext_noop(
+        "game %(number)s could not have been played: the match is won %(a)s-%(b)s at game %(won)s"
+    ),
     "cube-power": gettext_noop("a cube shows 1, 2, 4, 8, ..., not %(cube)s"),
     "resignation-points": gettext_noop(
         "a resignation gives up a single game, a gammon or a backgammon: "

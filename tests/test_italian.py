@@ -527,7 +527,7 @@ def test_an_audit_sentence_says_game_and_points_in_italian():
     with translation.override("it"):
         said = audit_sentence(entry)
     assert said == (
-        "Marco Bianchi ha registrato il gioco 3: Anna Rossi ha vinto un gammon, cubo a 2: "
+        "Marco Bianchi ha registrato il gioco 3: Anna Rossi ha vinto (gammon, cubo a 2): "
         "4 punti segnati."
     )
 

@@ -98,7 +98,7 @@ def tournaments(request):
 @require_http_methods(["GET", "POST"])
 def tournament_new(request):
     require(can_create(request.user))
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         created = tournament_create(user=request.user, **form.cleaned_data)
         return redirect(created)

@@ -2,6 +2,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.forms import (
@@ -21,21 +22,33 @@ class TournamentForm(forms.Form):
     name = NameField(label=_("Name"), max_length=120)
     # a date input takes ISO dates only: never the visitor's format (Italian 13/12/2026)
     date = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+        label=_("Date"),
+        initial=timezone.localdate,  # most tournaments are entered on their day
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
     )
     venue = OneLineField(label=_("Venue"), max_length=120, required=False)
     directors = RowsChoiceField(
         get_user_model().objects.none(),
-        label=_("Directors"),
+        label=_("Other directors"),
         required=False,
-        help_text=_("You are one of them; add the others who run it with you."),
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
+        """``user``: the director creating it, a director already (the service adds them):
+        named in the help text, never offered as a box they could untick by accident."""
         super().__init__(*args, **kwargs)
         users = get_user_model().objects.filter(groups__name=settings.DIRECTORS_GROUP)
-        self.fields["directors"].queryset = users.order_by("username")
+        directors = self.fields["directors"]
+        if user is not None and user.pk is not None:
+            users = users.exclude(pk=user.pk)
+            said = {"name": user.get_username()}
+            directors.help_text = (
+                _("You (%(name)s) direct it already; tick the others who run it with you.") % said
+                if users.exists()
+                else _("You (%(name)s) direct it; no other director is registered yet.") % said
+            )
+        directors.queryset = users.order_by("username")
 
 
 class TournamentEditForm(TournamentForm):
@@ -59,6 +72,7 @@ class TournamentEditForm(TournamentForm):
             Q(groups__name=settings.DIRECTORS_GROUP) | Q(directed_tournaments=tournament)
         )
         directors = self.fields["directors"]
+        directors.label = _("Directors")
         directors.queryset = users.distinct().order_by("username")
         directors.required = True
         directors.help_text = _("Who runs it; it keeps at least one.")

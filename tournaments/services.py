@@ -951,6 +951,10 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
         entries = list(
             locked.entries.select_related("player").filter(status=Entry.Status.CHECKED_IN)
         )
+        if not entries:
+            raise ValidationError(
+                _("No player has checked in yet: a draw needs two or more."), code="no_one"
+            )
         if len(entries) < 2:
             raise ValidationError(
                 ngettext(
@@ -958,7 +962,8 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
                     "Only %(count)s players have checked in: a draw needs two or more.",
                     len(entries),
                 )
-                % {"count": len(entries)}
+                % {"count": len(entries)},
+                code="too_few",
             )
         if locked.format == Event.Format.ROUND_ROBIN and len(entries) < 2 * locked.pools:
             raise ValidationError(

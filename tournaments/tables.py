@@ -9,7 +9,7 @@ from .reasons import reason_text
 
 class TournamentTable(tables.Table):
     name = tables.Column(verbose_name=_("name"), linkify=True)
-    date = tables.DateColumn(verbose_name=_("date"))
+    date = tables.DateColumn(verbose_name=_("date"), short=False)
     venue = tables.Column(verbose_name=_("venue"))
     event_count = tables.Column(verbose_name=_("events"))
 
@@ -111,7 +111,7 @@ class PairingTable(tables.Table):
 
 
 class RatingHistoryTable(tables.Table):
-    date = tables.DateColumn(verbose_name=_("date"), accessor="match__date")
+    date = tables.DateColumn(verbose_name=_("date"), accessor="match__date", short=False)
     match = tables.Column(verbose_name=_("match"), linkify=True)
     rating_before = tables.Column(verbose_name=_("before"))
     change = tables.Column(verbose_name=_("change"), empty_values=())

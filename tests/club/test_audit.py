@@ -110,11 +110,11 @@ def test_players_and_disputes_are_audited(director, anna, match5, record):
         "director registered the player Carla Verdi.",
         "director changed the player Anna Rossi: club from “Circolo Backgammon Milano” to "
         "“Circolo di Pavia”.",
-        "director recorded game 1: Anna Rossi won a single game, cube 2: 2 points counted.",
+        "director recorded game 1: Anna Rossi won (single game, cube 2): 2 points counted.",
         "director opened a dispute.",
         "director entered the players' score sheets: 0–1 and none kept.",
-        "director corrected game 1: Bruno Bianchi won on a dropped double, cube 1: 1 point "
-        "counted (it was: Anna Rossi won a single game, cube 2: 2 points counted).",
+        "director corrected game 1: Bruno Bianchi won (double dropped, cube 2): 1 point "
+        "counted (it was: Anna Rossi won (single game, cube 2): 2 points counted).",
         "director decided the dispute: the log stands, 1 game corrected or added.",
     ]
     assert all(e.dispute_id == dispute.pk for e in AuditEntry.objects.filter(pk__gt=step)[:3])

@@ -37,7 +37,7 @@ def test_a_director_records_a_match_through_the_crawford_game(
     assert page.get_by_role("heading", name="Record game 1").is_visible()
 
     record_game(page, "Anna Rossi", 2, "single")  # 2-0
-    record_game(page, "Bruno Bianchi", 2, "drop")  # 2-2
+    record_game(page, "Bruno Bianchi", 4, "drop")  # doubled to 4, dropped: 2-2 (WBF 23)
     record_game(page, "Anna Rossi", 2, "single")  # 4-2
     assert page.locator("#score").inner_text() == "4–2"
     assert "Game 4 is the Crawford game" in page.locator("#next-game").inner_text()

@@ -131,6 +131,38 @@ def test_two_directors_correcting_one_game_the_second_is_told_what_changed(
     assert (game.winner, game.cube, game.result) == (1, 2, "gammon")  # the first one's
 
 
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("en", "Game 5 could not have been played: the match is won 5-0 at game 4 (WBF 3)."),
+        (
+            "it",
+            "Il gioco 5 non può essere stato giocato: la partita è vinta 5-0 al gioco 4 (WBF 3).",
+        ),
+    ],
+)
+def test_a_correction_that_makes_a_later_game_impossible_names_it(
+    director_client, match5, record, language, said
+):
+    """Issue 24.9: the refusal said "The match is over: won 5-4 (WBF 3)." without naming the
+    game the correction makes impossible; it names it and where the match is won (WBF 3)."""
+    record(match5, 0)  # 1-0
+    record(match5, 1)  # 1-1
+    record(match5, 0, cube=2)  # 3-1
+    record(match5, 0)  # 4-1: game 5 is the Crawford game
+    record(match5, 1)  # 4-2
+    record(match5, 0)  # 5-2
+    # game 2 to Anna: 2-0, 4-0, 5-0 at game 4, and games 5 and 6 could not have been played
+    url = reverse("game_edit", args=[match5.pk, 2])
+    version = Match.objects.get(pk=match5.pk).version
+    posted = {"version": version, "number": 2, "winner": 0, "cube": 1, "result": "single"}
+    response = director_client.post(url, posted, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    assert said in page_text(response)
+    assert "The match is over" not in page_text(response)
+    assert Game.objects.get(match=match5, number=2).winner == 1  # nothing changed
+
+
 def test_two_directors_recording_a_final_score_the_second_is_refused(client, match5, director):
     url = reverse("final_score", args=[match5.pk])
     client.force_login(director)
@@ -165,7 +197,7 @@ def test_a_walkover_asks_first_and_a_wrong_one_is_put_right(director_client, mat
     asked = director_client.post(url, {"winner": 0, "version": 0})
     assert asked.status_code == 200
     assert "A walkover to Anna Rossi?" in page_text(asked)
-    assert "Anna Rossi wins Anna Rossi – Bruno Bianchi (5) without playing." in page_text(asked)
+    assert "Anna Rossi wins by walkover against Bruno Bianchi (5-point match)." in page_text(asked)
     assert Match.objects.get(pk=match5.pk).status == "scheduled"  # nothing yet
     done = director_client.post(url, {"winner": 0, "version": 0, "confirm": "1"}, follow=True)
     assert "The walkover is recorded." in page_text(done)
@@ -188,6 +220,21 @@ def test_a_walkover_asks_first_and_a_wrong_one_is_put_right(director_client, mat
     assert last_change(match) == (
         "director took back a walkover to Bruno Bianchi: the match is to be played."
     )
+
+
+def test_the_walkover_and_retirement_confirmations_name_each_player_once(director_client, match5):
+    """Issue 24.14e: "Anna Rossi wins Anna Rossi – Bruno Bianchi (5) without playing"."""
+    url = reverse("walkover", args=[match5.pk])
+    asked = director_client.post(url, {"winner": 1, "version": 0}, HTTP_ACCEPT_LANGUAGE="it")
+    said = page_text(asked)
+    assert "Bruno Bianchi vince a tavolino contro Anna Rossi (partita ai 5 punti)." in said
+    assert "Anna Rossi – Bruno Bianchi (5)" not in said
+    asked = director_client.post(reverse("retire", args=[match5.pk]), {"side": 0, "version": 0})
+    said = page_text(asked)
+    assert (
+        "Anna Rossi retires from the 5-point match against Bruno Bianchi: Bruno Bianchi wins "
+        "it, the score written as 5 for them."
+    ) in said
 
 
 def test_a_stale_take_back_is_refused_with_the_sheet_as_it_is(director_client, match5, director):

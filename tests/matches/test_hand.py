@@ -12,6 +12,7 @@ from matches.board.service import board_game_start
 from matches.models import BoardGame, Game, Match
 from matches.selectors import match_score_sheet
 from matches.services import game_correct, match_create, match_result_clear, match_retire
+from tests.helpers import page_words
 
 from .board.test_service import act, to_play
 
@@ -86,6 +87,90 @@ def test_a_drop_sent_anyway_in_the_crawford_game_is_refused_in_words(
     assert response.status_code == 400
     assert "Game 2 is the Crawford game: no doubling (WBF 24)." in page
     assert '<option value="drop" selected>' in page  # shown as the director sent it
+
+
+def test_a_dropped_double_is_entered_as_the_value_offered_and_scores_the_cube_before(
+    director_client, match5, record
+):
+    """Issue 24.4: "doubled to 2, dropped" entered as cube 2 counted 2 points and ended a
+    match at 5-4. A dropped double scores the cube before the double (WBF 23)."""
+    record(match5, 0, cube=2)  # 2-0
+    record(match5, 1, cube=4)  # 2-4: game 3 is the Crawford game
+    record(match5, 0)  # 3-4
+    page = director_client.get(match5.get_absolute_url())
+    said = page_words(page)
+    assert "for a double dropped, the value offered (“Doubles => 2”)" in said  # which cube
+    assert "the winner scores half, the cube before the double (WBF 23)." in said
+    response = director_client.post(
+        reverse("game_new", args=[match5.pk]),
+        {"number": 4, "winner": 0, "cube": 2, "result": "drop"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert Game.objects.get(match=match5, number=4).points == 1
+    said = page_words(response)
+    assert "4–4" in said and "wins the match" not in said and "Record game 5" in said
+    # the sheet shows the cube as it was entered, the points as the rules count them
+    sheet = said[said.index("Score sheet") : said.index("Printable blank score sheet")]
+    assert "post-Crawford 3–4 Anna Rossi 2 double dropped 1 4–4 Correct" in sheet
+    # the audit sentence says the points counted
+    assert (
+        "director recorded game 4: Anna Rossi won (double dropped, cube 2): 1 point counted."
+        in said
+    )
+    # the correction starts from the value offered, and keeps it
+    edit = director_client.get(reverse("game_edit", args=[match5.pk, 4])).content.decode()
+    assert '<option value="2" selected>2</option>' in edit
+    assert '<option value="drop" selected>' in edit
+
+
+def test_the_cube_of_a_drop_is_explained_in_italian(director_client, match5, record):
+    record(match5, 1, cube=2, result="drop")  # played for 2, the double to 4 refused
+    page = director_client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="it")
+    said = page_words(page)
+    assert "per un raddoppio rifiutato, il valore offerto (“Doubles => 2”)" in said
+    assert "il vincitore segna la metà, il cubo di prima del raddoppio (WBF 23)." in said
+    assert "Bruno Bianchi ha vinto (raddoppio rifiutato, cubo a 4): 2 punti segnati" in said
+
+
+def test_a_drop_of_cube_1_is_refused_in_words(director_client, match5):
+    response = director_client.post(
+        reverse("game_new", args=[match5.pk]),
+        {"number": 1, "winner": 1, "cube": 1, "result": "drop"},
+    )
+    assert response.status_code == 400
+    assert "A dropped double was offered at 2 or more" in page_words(response)
+    assert not Game.objects.filter(match=match5).exists()
+
+
+def test_the_service_counts_a_drop_as_the_cube_before_the_double(match5, record):
+    game = record(match5, 1, cube=2, result="drop")  # played for 2, the double to 4 refused
+    assert game.points == 2 and match_score_sheet(match=match5).score == (0, 2)
+
+
+def test_how_a_game_ended_reads_the_same_by_hand_on_the_board_and_imported(
+    director_client, match5, anna, bruno, director
+):
+    """Issue 24.14f: an imported resignation read "resignation (2)" on the sheet where the form
+    says "resigned: a single game"; one wording wherever it shows (matches/endings.py)."""
+    from matches.matfiles import mat_import, match_mat
+
+    board = board_game_start(match=match5, user=director)
+    to_play(board, director, dice=(3, 1))
+    act(board, "resign", director, level=2)  # Anna, on roll, gives up a gammon
+    act(board, "accept", director)
+    imported = match_create(player_a=anna, player_b=bruno, length=5, user=director)
+    mat_import(match=imported, text=match_mat(match=match5), user=director)
+    for match, language, words in [
+        (match5, "en", "resigned: a gammon"),
+        (imported, "en", "resigned: a gammon"),
+        (imported, "it", "abbandono: un gammon"),
+    ]:
+        page = director_client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+        said = page_words(page)
+        sheet = said[said.index("Score sheet" if language == "en" else "Foglio segnapunti") :]
+        assert f"Bruno Bianchi 1 {words} 2 0–2" in sheet
+        assert "resignation (" not in said and "abbandono (" not in said
 
 
 # --- a retirement -----------------------------------------------------------------------

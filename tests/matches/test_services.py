@@ -59,7 +59,9 @@ def test_no_game_after_the_match_is_won(match5, record):
     record(match5, 0, cube=4, result="gammon")
     with pytest.raises(ValidationError) as refused:
         record(match5, 1)
-    assert refused.value.messages == ["The match is over: won 5-0 (WBF 3)."]
+    assert refused.value.messages == [
+        "Game 2 could not have been played: the match is won 5-0 at game 1 (WBF 3)."
+    ]
 
 
 def test_a_game_recorded_meanwhile_is_not_recorded_twice(match5, record, director):
@@ -101,8 +103,8 @@ def test_a_correction_rederives_the_games_after_it(match5, record, director):
     assert entry.user == director and entry.before["winner"] == "Anna Rossi"
     assert entry.after["winner"] == "Bruno Bianchi" and entry.before["number"] == 1
     assert audit_sentence(entry) == (
-        "director corrected game 1: Bruno Bianchi won a single game, cube 1: 1 point counted "
-        "(it was: Anna Rossi won a single game, cube 1: 1 point counted)."
+        "director corrected game 1: Bruno Bianchi won (single game, cube 1): 1 point counted "
+        "(it was: Anna Rossi won (single game, cube 1): 1 point counted)."
     )
 
 
@@ -121,7 +123,9 @@ def test_a_correction_that_ends_the_match_before_later_games_is_refused(match5, 
     record(match5, 1)
     with pytest.raises(ValidationError) as refused:
         game_correct(game=first, winner=0, cube=4, result="gammon", user=SYSTEM)
-    assert refused.value.messages == ["The match is over: won 5-0 (WBF 3)."]
+    assert refused.value.messages == [
+        "Game 2 could not have been played: the match is won 5-0 at game 1 (WBF 3)."
+    ]
 
 
 def test_resignations_count_what_was_given_up(match5, record):
@@ -144,7 +148,7 @@ def test_every_change_is_audited_with_who_and_before_and_after(match5, record, d
     entries = list(AuditEntry.objects.filter(match_id=match5.pk).order_by("id"))
     assert [audit_sentence(e) for e in entries] == [
         "director created the 5-point match Anna Rossi – Bruno Bianchi.",
-        "director recorded game 1: Anna Rossi won a single game, cube 2: 2 points counted.",
+        "director recorded game 1: Anna Rossi won (single game, cube 2): 2 points counted.",
     ]
     assert entries[1].user == director and entries[1].before is None
     assert entries[1].after == {
@@ -162,7 +166,7 @@ def test_the_audit_gives_the_points_that_counted(match5, record):
     record(match5, 0, cube=1, result="gammon")  # the Crawford game: worth 2, one counted
     entry = AuditEntry.objects.filter(match_id=match5.pk, code="game.recorded").latest("id")
     assert audit_sentence(entry) == (
-        "director recorded game 2: Anna Rossi won a gammon, cube 1: 1 point counted."
+        "director recorded game 2: Anna Rossi won (gammon, cube 1): 1 point counted."
     )
 
 

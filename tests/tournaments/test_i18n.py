@@ -38,15 +38,34 @@ def test_dates_follow_the_visitors_locale(client, match5):
     british, british_list = pages("en-GB,en;q=0.8")
     american, american_list = pages("en-US,en;q=0.9")
     italian, italian_list = pages("it-IT,it;q=0.9")
-    # an en-GB browser: English words, British dates; the menu still has English chosen
-    assert "23 Nov 2026" in british and "23/11/2026" in british_list
+    # an en-GB browser: English words, British dates; the menu still has English chosen;
+    # lists write the long date as the pages do (issue 24.14c)
+    assert "23 Nov 2026" in british and "23 Nov 2026" in british_list
     assert "Sign in" in british and "<h1>Matches</h1>" in british_list
     assert '<option value="en" selected>' in british
-    assert "Nov. 23, 2026" in american and "11/23/2026" in american_list
+    assert "Nov. 23, 2026" in american and "Nov. 23, 2026" in american_list
     assert '<option value="en" selected>' in american
     # Italian writes its months in lower case
-    assert "23 novembre 2026" in italian and "23/11/2026" in italian_list
+    assert "23 novembre 2026" in italian and "23 novembre 2026" in italian_list
     assert "Novembre" not in italian
+    for page in (british, british_list, american, american_list, italian, italian_list):
+        assert not re.search(r"\b\d{1,2}/\d{1,2}/\d{4}\b", page)  # no short dates beside
+
+
+def test_a_match_page_writes_its_dates_in_one_format(director_client, match5, record, director):
+    """Issue 24.14c: "Nov. 26, 2026" beside "11/26/2026 12:16 p.m." in the changes."""
+    from matches.disputes import dispute_open
+    from matches.matfiles import match_mat
+
+    match5.date = datetime.date(2026, 11, 23)
+    match5.save()
+    record(match5, 0)
+    dispute_open(match=match5, user=director, text=match_mat(match=match5), filename="", left=None)
+    for language, date in [("en-US", "Nov. 23, 2026"), ("it", "23 novembre 2026")]:
+        page = director_client.get(match5.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+        page = page.content.decode()
+        assert date in page
+        assert not re.search(r"\b\d{1,2}/\d{1,2}/\d{4}\b", page)  # no short date anywhere
 
 
 def test_an_italian_director_reads_the_rules_refusal_in_italian(director_client, match5, record):

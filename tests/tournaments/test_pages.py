@@ -51,6 +51,37 @@ def test_a_director_creates_a_tournament_and_an_event(director_client, director)
     assert "Main" in page and "entries open" in page
 
 
+def test_the_new_tournament_form_names_its_creator_and_starts_today(
+    director_client, director, django_user_model, directors_group
+):
+    """Issue 24.14a-b: the creating director was an unticked box under "You are one of them",
+    and the date was empty."""
+    from django.utils import timezone
+
+    alone = text(director_client.get(reverse("tournament_new")))
+    assert "You (director) direct it; no other director is registered yet." in alone
+    sara = django_user_model.objects.create_user("sara", password="pw-sara-1")
+    sara.groups.add(directors_group)
+    response = director_client.get(reverse("tournament_new"))
+    page = response.content.decode()
+    assert "You (director) direct it already; tick the others who run it with you." in text(
+        response
+    )
+    assert f'name="directors" value="{sara.pk}"' in page
+    assert f'name="directors" value="{director.pk}"' not in page  # nothing to untick
+    assert f'name="date" value="{timezone.localdate().isoformat()}"' in page
+    italian = director_client.get(reverse("tournament_new"), HTTP_ACCEPT_LANGUAGE="it")
+    assert "Tu (director) lo dirigi già; spunta gli altri che lo dirigono con te." in text(italian)
+    assert "Altri direttori di torneo" in text(italian)
+    response = director_client.post(
+        reverse("tournament_new"),
+        {"name": "Coppa", "date": timezone.localdate().isoformat(), "directors": [sara.pk]},
+    )
+    assert response.status_code == 302
+    directors = Tournament.objects.get(name="Coppa").directors.order_by("username")
+    assert [u.username for u in directors] == ["director", "sara"]
+
+
 def test_an_event_created_without_a_name_is_named_by_its_format(director_client, tournament):
     data = {"name": "", "format": "double", "lengths": "5", "seeding": "random"}
     response = director_client.post(reverse("event_new", args=[tournament.pk]), data)
@@ -101,7 +132,14 @@ def test_entries_check_in_and_the_draw_through_the_event_page(director_client, e
 def test_a_refused_draw_is_explained(director_client, event_with):
     event = event_with(Event.Format.SINGLE, 3, check_in=False)
     response = director_client.post(reverse("draw", args=[event.pk]), {}, follow=True)
-    assert "Only 0 players have checked in: a draw needs two or more." in text(response)
+    assert "No player has checked in yet: a draw needs two or more." in text(response)
+    assert "Only 0" not in text(response)
+    response = director_client.post(
+        reverse("draw", args=[event.pk]), {}, follow=True, HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert "Nessun giocatore è ancora presente: per il sorteggio ne servono almeno due." in (
+        text(response)
+    )
     assert not Event.objects.get(pk=event.pk).drawn
 
 

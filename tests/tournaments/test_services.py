@@ -63,7 +63,7 @@ def test_unchecked_players_are_left_out_and_entries_close_at_the_draw(event_with
 
 def test_a_draw_needs_two_players(event_with, director):
     event = event_with(Event.Format.SINGLE, 3, check_in=False)
-    with pytest.raises(ValidationError, match="Only 0 players have checked in"):
+    with pytest.raises(ValidationError, match="No player has checked in yet"):
         event_draw(event=event, user=director)
 
 
