@@ -211,7 +211,7 @@ STORAGES = {
     },
 }
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
+DJANGO_TABLES2_TEMPLATE = "tables/stacked.html"  # each cell names its column on a phone
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table"}
 
 # Dice for the site's board come from the operating system's secure source; a seed makes them
