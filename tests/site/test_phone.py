@@ -192,8 +192,17 @@ def test_every_page_of_the_evening_fits_a_phone_and_names_its_columns(
         "/players/",
         f"/players/{match.player_a_id}/",
         "/players/import/",
+        "/tournaments/new/",
+        f"/tournaments/{tournament}/edit/",
+        f"/tournaments/{tournament}/events/new/",
+        f"/events/{swiss.pk}/edit/",
+        "/players/new/",
+        f"/players/{match.player_a_id}/edit/",
+        f"/matches/{match.pk}/board/",
+        f"/matches/{match.pk}/games/1/log/",
     ]
-    players_pages = ["/me/", "/me/profile/", "/me/emails/", match.get_absolute_url()]
+    players_pages = ["/me/", "/me/profile/", "/me/emails/", f"/tournaments/{tournament}/here/"]
+    players_pages += [match.get_absolute_url(), f"/matches/{match.pk}/board/"]
     upload = tmp_path / "giocatori.csv"
     upload.write_text(PLAYERS_FILE, encoding="utf-8")
     found = []
