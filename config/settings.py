@@ -321,7 +321,7 @@ else:  # a laptop: mails are printed on the console that runs the site
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 if env("EMAIL_BACKEND"):
     EMAIL_BACKEND = env("EMAIL_BACKEND")
-# the address phones open (README, The evening at the venue): players' emails (a result to
+# the address phones open (README, The site: at the venue): players' emails (a result to
 # confirm, a dispute decided, a table ready), the invitation cards' and the check-in poster's QR
 # codes. Unset: emails link to http://127.0.0.1:8000 and QR codes to the address the page was
 # asked at. Its host is allowed (ALLOWED_HOSTS, above), so the address phones open answers.
