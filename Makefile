@@ -12,7 +12,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # pytest-xdist workers for the suite: one a core (README, Tests, has the timings)
 JOBS ?= auto
 
-.PHONY: test lint bench run clean
+.PHONY: test lint bench run venue clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Crawford needs Python $(SUPPORTED): none of python3.11,\
@@ -54,6 +54,13 @@ run: $(SITE_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_club
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# the evening at the club: served to the players' phones on this network (README, The site);
+# prints the address they open, which the QR codes carry. PORT=8001 to choose the port.
+PORT ?= 8000
+venue: $(SITE_STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py venue --port $(PORT)
 
 clean:
 	rm -rf $(VENV) .venvs .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles

@@ -3,7 +3,7 @@
 DATABASE_URL   default: a SQLite file in the project folder (postgres://... on a server)
 SECRET_KEY     a development default that refuses to start with DEBUG off
 DEBUG          "1" (default, a director's laptop) or "0" (a server)
-ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"
+ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"; SITE_URL's host is added
 CSRF_TRUSTED_ORIGINS  comma-separated origins (https://results.example.org), default none
 CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a server); when
                kept, each is checked before reuse, so a dropped connection is not a 500
@@ -31,8 +31,11 @@ DEFAULT_FROM_EMAIL  the sender of password resets, players' emails and error mai
                crawford@localhost
 EMAIL_BACKEND  a Django mail backend's dotted path, to override the two above (e.g.
                django.core.mail.backends.locmem.EmailBackend); the tests use locmem
-SITE_URL       the site's address, put in the links of the emails sent to players
-               (default http://127.0.0.1:8000)
+SITE_URL       the address phones open (http://192.168.1.20:8000 at a venue, the server's
+               https:// name): in the emails' links, the QR codes and the check-in poster;
+               its host is added to ALLOWED_HOSTS. Unset (default): emails link to
+               http://127.0.0.1:8000, QR codes to the address the page was asked at.
+               `manage.py venue` (make venue) sets it to this machine's LAN address
 INVITATION_DAYS  how long a player's invitation link works, in days (default 14)
 
 The JSON API (README, API)
@@ -64,6 +67,7 @@ import datetime
 import os
 from email.utils import getaddresses
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -211,7 +215,7 @@ STORAGES = {
     },
 }
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
+DJANGO_TABLES2_TEMPLATE = "tables/stacked.html"  # each cell names its column on a phone
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "table"}
 
 # Dice for the site's board come from the operating system's secure source; a seed makes them
@@ -317,8 +321,18 @@ else:  # a laptop: mails are printed on the console that runs the site
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 if env("EMAIL_BACKEND"):
     EMAIL_BACKEND = env("EMAIL_BACKEND")
-# players' emails (a result to confirm, a dispute decided, a table ready) link to the site here
-SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
+# the address phones open (README, The site: at the venue): players' emails (a result to
+# confirm, a dispute decided, a table ready), the invitation cards' and the check-in poster's QR
+# codes. Unset: emails link to http://127.0.0.1:8000 and QR codes to the address the page was
+# asked at. Its host is allowed (ALLOWED_HOSTS, above), so the address phones open answers.
+SITE_URL = env("SITE_URL").rstrip("/")
+if SITE_URL:
+    if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).hostname:
+        raise ImproperlyConfigured(
+            f"SITE_URL must be an address such as http://192.168.1.20:8000, not {SITE_URL!r}"
+        )
+    if urlsplit(SITE_URL).hostname not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(urlsplit(SITE_URL).hostname)
 INVITATION_DAYS = int(env("INVITATION_DAYS", "14"))  # how long a player's invitation link works
 DEFAULT_FROM_EMAIL = SERVER_EMAIL = env("DEFAULT_FROM_EMAIL", "crawford@localhost")
 EMAIL_SUBJECT_PREFIX = "[Crawford] "

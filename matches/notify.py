@@ -52,9 +52,13 @@ def player_address(player: Player) -> str:
     return getattr(account, "email", "") or ""
 
 
+# where an email's links point when SITE_URL is unset: the laptop's own `make run`
+LAPTOP_URL = "http://127.0.0.1:8000"
+
+
 def site_link(path: str) -> str:
     """An address to put in an email: the site's own (SITE_URL) and the page's path."""
-    return settings.SITE_URL.rstrip("/") + path
+    return (settings.SITE_URL or LAPTOP_URL).rstrip("/") + path
 
 
 def player_notify(

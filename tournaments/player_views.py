@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.exceptions import ValidationError
@@ -41,6 +42,7 @@ from club.services import (
     player_update,
 )
 from club.throttling import NewAccountsRate
+from matches.notify import site_link
 
 from .forms import OpenEntryForm
 from .models import Entry, EntryRequest, Event, Tournament
@@ -58,7 +60,11 @@ BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _link(request, path: str) -> str:
-    """The address a phone opens from a QR code or a printed card: the whole URL."""
+    """The address a phone opens from a QR code or a printed card: the whole URL, at SITE_URL
+    when it is set (the venue's LAN address under `make venue`: the director's own browser
+    may be at 127.0.0.1, which no phone reaches), else where this page was asked at."""
+    if settings.SITE_URL:
+        return site_link(path)
     return request.build_absolute_uri(path)
 
 

@@ -52,7 +52,9 @@ def test_the_preview_says_what_each_row_will_do_and_the_import_does_it(
     rows = {
         int(m.group(1)): m.group(2).strip()
         for m in re.finditer(
-            r"<tr class=\"import-\w+\">\s*<td>(\d+)</td>(.*?)</tr>", preview.content.decode(), re.S
+            r"<tr class=\"import-\w+\">\s*<td[^>]*>(\d+)</td>(.*?)</tr>",
+            preview.content.decode(),
+            re.S,
         )
     }
     assert sorted(rows) == [2, 3, 4, 5, 6, 8, 9]

@@ -157,7 +157,7 @@ def test_every_entrant_gets_a_final_place_by_the_round_reached(
         assert sections[1][0] == "Consolation"
         assert [p.label for p in sections[1][1]] == ["1", "2", "3–4"]
     page = director_client.get(event.get_absolute_url()).content.decode()
-    assert "Final placings" in page and f"<td>{expected[-1]}</td>" in page
+    assert "Final placings" in page and f'"place">{expected[-1]}</td>' in page
 
 
 @pytest.mark.django_db

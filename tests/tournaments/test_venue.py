@@ -119,10 +119,10 @@ def test_the_round_page_shows_tables_and_codes_and_the_director_moves_one(
 ):
     first, _ = two_events
     page = director_client.get(reverse("round", args=[first.pk, 1])).content.decode()
-    assert "match code" in page and re.search(r"<td >—</td>\s*<td >M1-", page) is None
+    assert "match code" in page and re.search(r"<td [^>]*>—</td>\s*<td [^>]*>M1-", page) is None
     match = Match.objects.filter(place__event=first).order_by("id").first()
     number = match.table.number
-    row = rf"<td >{number}</td>\s*<td >{match.place.bracket_key}</td>"
+    row = rf"<td [^>]*>{number}</td>\s*<td [^>]*>{match.place.bracket_key}</td>"
     assert re.search(row, page)  # the table beside the match's code
     url = reverse("round_table_move", args=[first.pk, 1])
     answer = director_client.post(url, {"match": match.pk, "table": 6}, follow=True)

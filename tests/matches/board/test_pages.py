@@ -188,7 +188,8 @@ def test_an_import_is_previewed_with_the_illegal_line_flagged(director_client, a
     upload = SimpleUploadedFile("m.mat", ILLEGAL.encode())
     page = director_client.post(url, {"file": upload}).content.decode()
     assert re.search(
-        r'data-line="6"><td>6</td><td>1</td><td><span class="kind">Dice that do not fit the '
+        r'data-line="6"><td[^>]*>6</td><td[^>]*>1</td><td[^>]*><span class="kind">Dice that do '
+        r"not fit the "
         r"play</span>: Bruno Bianchi plays",
         page,
     )
