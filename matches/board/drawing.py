@@ -325,13 +325,13 @@ def board_drawing(
         # the swatch and the name centred together by an estimate of the name's width (fonts
         # differ); the name starts where the swatch ends, so a wider font cannot reach back
         # over it. Turned (the table view's top player), the pair is mirrored.
-        half = min(len(label) * 3.6 + 8, name_x - MARGIN)  # about half the pair's width
+        half = min(len(label) * 3.6 + 9, name_x - MARGIN)  # about half the pair's width
         if turned:
-            start = name_x + half - 16
-            shapes.append(_rect(start + 4, y - 10, 12, 12, COLOURS[player], css="swatch"))
+            start = name_x + half - 18
+            shapes.append(_rect(start + 6, y - 10, 12, 12, COLOURS[player], css="swatch"))
         else:
-            start = name_x - half + 16
-            shapes.append(_rect(start - 16, y - 10, 12, 12, COLOURS[player], css="swatch"))
+            start = name_x - half + 18
+            shapes.append(_rect(start - 18, y - 10, 12, 12, COLOURS[player], css="swatch"))
         shapes.append(_text(start, y, label, 12, "#fff", "pips", turned, anchor="start"))
     shapes.append(_text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score"))
     length = state.match_length
