@@ -54,7 +54,8 @@ class Orientation:
     """Which way up the board is drawn: the same on every turn, whoever is on roll.
 
     ``bottom`` is the player (0 for A, 1 for B) whose home board is bottom right and
-    whose count numbers the points. ``table`` is for a tablet lying between the two
+    ``numbers`` is the viewer when they are one of the players (see ``numbering``).
+    ``table`` is for a tablet lying between the two
     players: player A sits at the bottom edge, player B across the table at the top.
     Turning the whole board for each turn (or by CSS) would leave one player reading
     everything upside down, and gives neither their own point numbers; instead each
@@ -66,6 +67,17 @@ class Orientation:
 
     bottom: int = 0
     table: bool = False
+    numbers: int | None = None
+
+    def numbering(self, on_roll: int) -> int:
+        """The player whose count numbers the points, the click targets and the typed play.
+
+        One numbering for all three, so "Move to 18" never sits over a printed 7: the
+        viewer's own when the viewer is one of the players (``numbers``), else (a director
+        acting for both, a spectator, a tablet between the two) the player on roll's, the
+        count in which their play is written.
+        """
+        return on_roll if self.numbers is None else self.numbers
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,7 @@ class Shape:
     width: str = "0"
     height: str = "0"
     css: str = ""
+    anchor: str = "middle"  # text-anchor: a name starts right after its swatch ("start")
     turn: str = ""  # an SVG rotate(): "180 x y" for text facing the top edge (the table view)
 
 
@@ -95,13 +108,23 @@ def _checker(x: float, y: float, fill: str) -> Shape:
 
 
 def _text(
-    x: float, y: float, text: str, size: float, fill: str, css: str = "", turned: bool = False
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    fill: str,
+    css: str = "",
+    turned: bool = False,
+    anchor: str = "middle",
 ) -> Shape:
-    """Text centred on ``x``, its baseline at ``y``; ``turned``: upside down, about its middle
-    (so it stays where it was put, readable from across the table)."""
+    """Text centred on ``x`` (or starting at it: ``anchor`` "start"), its baseline at ``y``;
+    ``turned``: upside down, about ``x`` (so it stays where it was put, readable from across
+    the table; a turned "start" text runs leftwards from ``x``)."""
     n = svg_number
     turn = f"180 {n(x)} {n(y - size * 0.35)}" if turned else ""
-    return Shape("text", n(x), n(y), text=text, size=n(size), fill=fill, css=css, turn=turn)
+    return Shape(
+        "text", n(x), n(y), text=text, size=n(size), fill=fill, css=css, anchor=anchor, turn=turn
+    )
 
 
 def _triangle(x: float, base: float, tip: float, fill: str) -> Shape:
@@ -152,6 +175,7 @@ class Drawing:
     description: str
     point_labels: tuple[str, ...] = field(default=())
     sides: tuple[Side, ...] = field(default=())  # players A and B, in the page header's order
+    numbering: str = ""  # whose count the point numbers are, said once (also in description)
 
 
 def _column(point: int) -> float:
@@ -190,6 +214,7 @@ def board_drawing(
     me = state.player_on_roll
     low = orientation.bottom  # the player whose home board is bottom right
     high = 1 - low
+    counter = orientation.numbering(me)  # whose count the numbers, targets and labels use
     # each player's checkers in their own numbering, A's then B's
     counts = (
         (position.on_roll, position.opponent) if me == 0 else (position.opponent, position.on_roll)
@@ -203,16 +228,16 @@ def board_drawing(
         _rect(TRAY_X, TOP, TRAY_WIDTH, BOTTOM - TOP, "#5e3f24"),
     ]
     labels: list[str] = []
-    for point in range(1, 25):  # numbered from the side of the player at the bottom
+    for point in range(1, 25):  # drawn from the side of the player at the bottom
         x = _column(point)
+        named = point if counter == low else 25 - point  # the number printed and read out
         top_row = point >= 13
         base, tip = (TOP, TOP + 130) if top_row else (BOTTOM, BOTTOM - 130)
         fill = "#a33b2b" if point % 2 else "#3c6e58"
         shapes.append(_triangle(x, base, tip, fill))
         number_y = TOP - 6 if top_row else BOTTOM + 13
-        turned = orientation.table and top_row  # the top player's own count, facing them
-        number = str(25 - point if turned else point)
-        shapes.append(_text(x + POINT / 2, number_y, number, 11, "#f4efe3", "number", turned))
+        turned = orientation.table and counter == high  # facing the top player, whose count
+        shapes.append(_text(x + POINT / 2, number_y, str(named), 11, "#f4efe3", "number", turned))
         count, player = 0, low
         if counts[low][point]:
             count = counts[low][point]
@@ -232,7 +257,7 @@ def board_drawing(
                     "Point %(point)s: %(count)s checkers of %(name)s",
                     count,
                 )
-                % {"point": point, "count": count, "name": names[player]}
+                % {"point": named, "count": count, "name": names[player]}
             )
     bar_x = MARGIN + 6 * POINT + BAR_WIDTH / 2
     for player, below in ((low, True), (high, False)):
@@ -259,14 +284,25 @@ def board_drawing(
         _("Borne off: %(mine)s of %(me)s, %(theirs)s of %(them)s")
         % {"mine": counts[0][OFF], "me": names[0], "theirs": counts[1][OFF], "them": names[1]}
     )
-    # the cube: in the middle of the tray while centred, else on its owner's side
+    # the cube: in the middle of the tray while centred, else on its owner's side; while a
+    # double waits for its answer, turned to the value offered, on the doubler's side and
+    # marked "offered" (the taker's answer decides where it goes next: WBF 23)
     cube = state.cube
-    if state.cube_owner is None:
+    doubler = 1 - state.turn if state.double_offered else None  # the other one answers
+    if doubler is not None:
+        cube_y = BOTTOM - 95 if doubler == low else TOP + 70
+    elif state.cube_owner is None:
         cube_y = MIDDLE - 13
     else:
         cube_y = BOTTOM - 95 if state.cube_owner == low else TOP + 70
-    shapes.append(_rect(TRAY_X + 7, cube_y, 26, 26, "#fff", css="cube"))
-    shapes.append(_text(tray_mid, cube_y + 18, str(64 if cube == 1 else cube), 13, "#000"))
+    face = cube * 2 if doubler is not None else cube
+    css = "cube offered" if doubler is not None else "cube"
+    shapes.append(_rect(TRAY_X + 7, cube_y, 26, 26, "#fff", css=css))
+    shapes.append(_text(tray_mid, cube_y + 18, str(64 if face == 1 else face), 13, "#000"))
+    if doubler is not None:  # the word on the middle's side of the cube
+        word_y = cube_y - 5 if doubler == low else cube_y + 36
+        turned = orientation.table and doubler == high
+        shapes.append(_text(tray_mid, word_y, _("offered"), 8, "#ffd600", "offered", turned))
     # dice
     dice_left = turn.dice_left if turn is not None else ()
     if state.dice is not None:
@@ -286,16 +322,27 @@ def board_drawing(
     for player, y in ((low, BOTTOM + 33), (high, TOP - 27)):
         turned = orientation.table and player == high
         label = f"{names[player]}: {pip_counts[player]}"
-        half = min(len(label) * 3.4, name_x - MARGIN - 16)  # about half the text's width
-        swatch_x = name_x + half + 4 if turned else name_x - half - 16  # before the name
-        shapes.append(_rect(swatch_x, y - 10, 12, 12, COLOURS[player], css="swatch"))
-        shapes.append(_text(name_x, y, label, 12, "#fff", "pips", turned))
+        # the swatch and the name centred together by an estimate of the name's width (fonts
+        # differ); the name starts where the swatch ends, so a wider font cannot reach back
+        # over it. Turned (the table view's top player), the pair is mirrored.
+        half = min(len(label) * 3.6 + 9, name_x - MARGIN)  # about half the pair's width
+        if turned:
+            start = name_x + half - 18
+            shapes.append(_rect(start + 6, y - 10, 12, 12, COLOURS[player], css="swatch"))
+        else:
+            start = name_x - half + 18
+            shapes.append(_rect(start - 18, y - 10, 12, 12, COLOURS[player], css="swatch"))
+        shapes.append(_text(start, y, label, 12, "#fff", "pips", turned, anchor="start"))
     shapes.append(_text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score"))
     length = state.match_length
     shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
     targets = ()
     if clickable and turn is not None:
-        targets = _targets(turn, chosen, names[me], flipped=me != low)
+        targets = _targets(turn, chosen, names[me], flipped=me != low, renumber=counter != me)
+    if orientation.numbers is None:
+        numbering = _("The points are numbered for %(name)s, on roll.") % {"name": names[counter]}
+    else:
+        numbering = _("The points are numbered for %(name)s.") % {"name": names[counter]}
     if orientation.table:
         title = _("Board for the table: %(bottom)s at the bottom, %(top)s at the top") % {
             "bottom": names[low],
@@ -316,23 +363,39 @@ def board_drawing(
         "theirs": pip_counts[1],
         "cube": cube,
     }
+    if doubler is not None:
+        description += " " + _("%(name)s offers the cube at %(value)s.") % {
+            "name": names[doubler],
+            "value": face,
+        }
     if state.dice is not None:
         description += " " + _("Dice: %(a)s-%(b)s.") % {"a": state.dice[0], "b": state.dice[1]}
+    description += " " + numbering
+
     sides = tuple(
         Side(names[p], COLOURS[p], str(COLOUR_NAMES[p]), pip_counts[p], p == low) for p in (0, 1)
     )
-    return Drawing(tuple(shapes), targets, title, description, tuple(labels), sides)
+    return Drawing(tuple(shapes), targets, title, description, tuple(labels), sides, numbering)
 
 
-def _targets(turn: Turn, chosen: int | None, name: str, flipped: bool) -> tuple[Target, ...]:
-    """The places to click, in the mover's numbering; ``flipped``: the mover is at the top."""
+def _targets(
+    turn: Turn, chosen: int | None, name: str, flipped: bool, renumber: bool = False
+) -> tuple[Target, ...]:
+    """The places to click, in the mover's numbering; ``flipped``: the mover is at the top.
+
+    Their labels use the printed numbers: the mover's, or (``renumber``) the other player's.
+    """
     options = turn.options
+
+    def printed(point: int) -> str:
+        return point_name(25 - point if renumber and point not in (BAR, OFF) else point)
+
     targets = []
     if chosen is not None and any(step.source == chosen for step in options):
         for step in options:
             if step.source != chosen:
                 continue
-            label = _("Move to %(point)s") % {"point": point_name(step.destination)}
+            label = _("Move to %(point)s") % {"point": printed(step.destination)}
             area = _area(step.destination, flipped)
             targets.append(Target(step.destination, label, *area, button=True))
         area = _area(chosen, flipped)
@@ -341,7 +404,7 @@ def _targets(turn: Turn, chosen: int | None, name: str, flipped: bool) -> tuple[
     for source in sorted({step.source for step in options}, reverse=True):
         label = _("Move a checker of %(name)s from %(point)s") % {
             "name": name,
-            "point": point_name(source),
+            "point": printed(source),
         }
         targets.append(Target(source, label, *_area(source, flipped)))
     return tuple(targets)

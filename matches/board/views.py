@@ -51,12 +51,15 @@ def board_orientation(view: str, sides: frozenset[int]) -> Orientation:
     "mine" (the default): the side of a signed-in player of the match at the bottom; for
     anyone else (a director acts for both, a spectator for neither) player A's, the first
     name of the page header. The board no longer turns with each turn: a device keeps one.
+    Its points are numbered in one count whatever the view, the one the click targets and
+    a typed play use: a player's own, anyone else's the player on roll's (issue 24).
     """
+    numbers = min(sides) if len(sides) == 1 else None
     if view == "table":
-        return Orientation(bottom=0, table=True)
+        return Orientation(bottom=0, table=True, numbers=numbers)
     if view in ("a", "b"):
-        return Orientation(bottom=VIEWS.index(view) - 1)
-    return Orientation(bottom=min(sides) if len(sides) == 1 else 0)
+        return Orientation(bottom=VIEWS.index(view) - 1, numbers=numbers)
+    return Orientation(bottom=0 if numbers is None else numbers, numbers=numbers)
 
 
 def _view_choices(view: str, sides: frozenset[int], names: tuple[str, str]):

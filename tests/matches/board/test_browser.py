@@ -147,17 +147,20 @@ def centre(box):
     return (box["x"] + box["w"] / 2, box["y"] + box["h"] / 2)
 
 
-def assert_drawn(board, checkers=30):
+def assert_drawn(board, checkers=30, top_count=False):
     """Every checker is a circle inside the board, the points read 1..24 in their places,
-    and the centred cube reads 64."""
+    and the centred cube reads 64. ``top_count``: the points are numbered in the count of the
+    player whose home board is at the top (1 top right), as for the player on roll (issue 24).
+    """
     assert len(board["checkers"]) == checkers
     assert all(inside(c, board["board"]) for c in board["checkers"])
     numbers = {n["text"]: centre(n) for n in board["numbers"]}
     assert sorted(numbers, key=int) == [str(n) for n in range(1, 25)]
-    bottom = [numbers[str(n)] for n in range(1, 13)]  # 1 bottom right .. 12 bottom left
-    top = [numbers[str(n)] for n in range(13, 25)]  # 13 top left .. 24 top right
-    assert all(a[0] > b[0] for a, b in itertools.pairwise(bottom))
-    assert all(a[0] < b[0] for a, b in itertools.pairwise(top))
+    low = [numbers[str(n)] for n in range(1, 13)]  # 1 on the right .. 12 on the left
+    high = [numbers[str(n)] for n in range(13, 25)]  # 13 on the left .. 24 on the right
+    assert all(a[0] > b[0] for a, b in itertools.pairwise(low))
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(high))
+    top, bottom = (low, high) if top_count else (high, low)
     assert all(t[1] < b[1] for t in top for b in bottom)
     cube = board["cube"]
     on_cube = [
@@ -310,7 +313,8 @@ def test_a_play_by_clicks_draws_and_moves_the_checkers(sign_in, site, lang, td, 
     assert pips(page) == "Anna Rossi: 163"
     assert page.locator("#pending").text_content().endswith("8/5 6/5")
     click(page, page.locator('#board-area button[value="confirm"]'))
-    assert_drawn(seen(page))  # Bruno on roll now; the board stays from Anna's side (issue 14)
+    # Bruno on roll now; the board stays from Anna's side (issue 14), numbered in his count
+    assert_drawn(seen(page), top_count=True)  # (issue 24)
     assert page.locator("#board-area .target").count() == 0  # he has not rolled
     assert pips(page) == "Anna Rossi: 163"
     assert page.locator("#board-area text.pips").last.text_content() == "Bruno Bianchi: 167"
@@ -477,4 +481,91 @@ def test_the_table_view_is_kept_on_this_device(sign_in, site, lang, td, match5):
     page.wait_for_url("**view=table**")
     assert page.locator("#shown svg.board title").text_content() == table
     assert page.evaluate(wide)
+    assert page.refused_styles == []
+
+
+# --- the names under the board, and a double waiting for its answer (issue 24) -------------
+
+
+def overlap(a, b):
+    """How far two boxes overlap, in CSS pixels on each axis (0 when apart on either)."""
+    across = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    down = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0, across) if down > 0 else 0
+
+
+WIDER = "svg => svg.querySelectorAll('text.pips').forEach(t => t.style.letterSpacing = '1px')"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_colour_square_stands_clear_of_the_name(sign_in, site, lang, td, match5, width):
+    """The square of each player's colour sits before their name, never over its first letter,
+    whichever way up the board is (the table view turns the top name to face its player), and
+    whatever the font: the names are drawn wider too, as a wider font than the test's draws them.
+    """
+    opened(match5, td)
+    page = sign_in("td", "td-password-1", width=width)
+    for view in ("a", "b", "table"):
+        page.goto(f"{site.url}/matches/{match5.pk}/board/?view={view}")
+        svg = page.locator("#board-area svg.board")
+        for font in ("as served", "wider"):
+            if font == "wider":
+                svg.evaluate(WIDER)
+            board = svg.bounding_box()
+            squares = svg.locator("rect.swatch").all()
+            names = svg.locator("text.pips").all()
+            assert len(squares) == len(names) == 2
+            for square, name in zip(squares, names, strict=True):
+                box, text = square.bounding_box(), name.bounding_box()
+                where = (view, font, name.text_content())
+                assert overlap(box, text) == 0, where
+                assert box["width"] > 5 and text["width"] > 50
+                for shape in (box, text):  # on the board, not cut off at its edge
+                    assert board["x"] <= shape["x"]
+                    assert shape["x"] + shape["width"] <= board["x"] + board["width"]
+                # before the name as its reader reads it: on the left, or the right if turned
+                if name.get_attribute("transform") is not None:
+                    gap = box["x"] - (text["x"] + text["width"])
+                else:
+                    gap = text["x"] - (box["x"] + box["width"])
+                assert 2 <= gap < 15, (*where, gap)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def cube_face(board):
+    """The text drawn on the cube, and any text within a cube's height above or below it."""
+    cube = board["cube"]
+    on = [
+        t["text"]
+        for t in board["texts"]
+        if cube["x"] <= centre(t)[0] <= cube["x"] + cube["w"]
+        and cube["y"] <= centre(t)[1] <= cube["y"] + cube["h"]
+    ]
+    near = [
+        t["text"]
+        for t in board["texts"]
+        if cube["x"] <= centre(t)[0] <= cube["x"] + cube["w"]
+        and abs(centre(t)[1] - centre(cube)[1]) < cube["h"] * 1.5
+        and t["text"] not in on
+    ]
+    return on, near
+
+
+def test_an_offered_cube_shows_its_new_face_until_taken(sign_in, site, lang, td, match5):
+    opened(match5, td)
+    act(match5, td, "play", play="8/5 6/5")  # Bruno to double or roll
+    page = sign_in("td", "td-password-1", width=390)
+    page.goto(f"{site.url}/matches/{match5.pk}/board/")
+    centred = seen(page)["cube"]
+    assert cube_face(seen(page)) == (["64"], [])
+    click(page, page.locator('#board-area button[value="double"]'))  # Bruno doubles (WBF 23)
+    board = seen(page)
+    offered = label(lang, "offered")
+    assert cube_face(board) == (["2"], [offered])  # turned to 2, and said to be offered
+    assert board["cube"]["y"] + board["cube"]["h"] < centred["y"]  # on Bruno's side, at the top
+    assert inside(board["cube"], board["board"])
+    click(page, page.locator('#board-area button[value="take"]'))  # Anna takes: hers at 2
+    board = seen(page)
+    assert cube_face(board) == (["2"], [])
+    assert board["cube"]["y"] > centred["y"] + centred["h"]  # on Anna's side, at the bottom
     assert page.refused_styles == []

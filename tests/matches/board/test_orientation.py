@@ -24,15 +24,24 @@ class Svg(HTMLParser):
         self.circles: list[dict[str, str]] = []
         self.targets: list[dict[str, str]] = []
         self._text: dict[str, str] | None = None
+        self._box: dict[str, str] = {}  # the foreignObject a destination's button sits in
+        self.cube_rect: dict[str, str] = {}
+        self.cube_face = ""  # the text drawn right after the cube's square
 
     def handle_starttag(self, tag, attrs):
         attrs = {k: v or "" for k, v in attrs}
         if tag == "text":
             self._text = {**attrs, "text": ""}
+        elif tag == "rect" and "cube" in attrs.get("class", "").split():
+            self.cube_rect = attrs
         elif tag == "circle":
             self.circles.append(attrs)
         elif tag == "a" and "target" in attrs.get("class", "").split():
             self.targets.append(attrs)
+        elif tag == "foreignobject":
+            self._box = {"x": attrs["x"], "y": attrs["y"]}
+        elif tag == "button" and "target" in attrs.get("class", "").split():
+            self.targets.append({**attrs, **self._box})
         elif tag == "rect" and self.targets and "y" not in self.targets[-1]:
             self.targets[-1].update(x=attrs["x"], y=attrs["y"])
 
@@ -42,6 +51,8 @@ class Svg(HTMLParser):
 
     def handle_endtag(self, tag):
         if tag == "text" and self._text is not None:
+            if self.cube_rect and not self.cube_face:
+                self.cube_face = self._text["text"]
             self.texts.append(self._text)
             self._text = None
 
@@ -53,6 +64,20 @@ class Svg(HTMLParser):
             if t.get("class") == "number" and (float(t["y"]) > MIDDLE) == bottom
         ]
         return sorted(row)
+
+    def printed_under(self, target: dict[str, str]) -> str:
+        """The point number printed at the edge beside a target's column."""
+        x, top = float(target["x"]) + 13, float(target["y"]) < MIDDLE
+        return next(
+            t["text"]
+            for t in self.texts
+            if t.get("class") == "number" and float(t["x"]) == x and (float(t["y"]) < MIDDLE) == top
+        )
+
+    def cube(self) -> tuple[str, str]:
+        """The cube's face, and the word beside it ("" when none)."""
+        words = [t["text"] for t in self.texts if t.get("class") == "offered"]
+        return self.cube_face, "".join(words)
 
 
 def svg(page: str) -> Svg:
@@ -79,11 +104,24 @@ def bruno_on_roll(director_client, match5):
 def test_the_board_stays_one_way_up_whoever_is_on_roll(director_client, bruno_on_roll):
     page = board(director_client, bruno_on_roll)  # Bruno on roll; a director's default: A
     assert "Board from the side of Anna Rossi" in page
-    assert "Point 24: 2 checkers of Anna Rossi" in page  # numbered from Anna's home board
-    bottom = svg(page).numbers(bottom=True)
-    assert [text for _, text, _ in bottom] == [str(n) for n in range(12, 0, -1)]  # 1 on the right
-    assert [text for _, text, _ in svg(page).numbers(bottom=False)] == [
-        str(n) for n in range(13, 25)
+    # Anna's home board stays bottom right: her 6 point (4 checkers after 6/5) is drawn there
+    drawn = svg(page)
+    bottom = drawn.numbers(bottom=True)
+    six = [c for c in drawn.circles if float(c["cy"]) > MIDDLE and float(c["cx"]) == bottom[-6][0]]
+    assert len(six) == 4 and {c["fill"] for c in six} == {COLOURS[0]}
+    # ...but the points are numbered for Bruno, on roll, whose play is to be written (issue 24)
+    assert "The points are numbered for Bruno Bianchi, on roll." in page
+    assert "Point 1: 2 checkers of Anna Rossi" in page  # Anna's 24 point, Bruno's 1
+    assert [text for _, text, _ in bottom] == [str(n) for n in range(13, 25)]  # 24 on the right
+    assert [text for _, text, _ in drawn.numbers(bottom=False)] == [
+        str(n) for n in range(12, 0, -1)
+    ]
+    post(director_client, bruno_on_roll, "roll", die1=6, die2=5)
+    post(director_client, bruno_on_roll, "play", play="24/18 18/13")  # Anna on roll again
+    page = board(director_client, bruno_on_roll)
+    assert "The points are numbered for Anna Rossi, on roll." in page
+    assert [text for _, text, _ in svg(page).numbers(bottom=True)] == [
+        str(n) for n in range(12, 0, -1)
     ]
 
 
@@ -121,9 +159,11 @@ def test_the_mover_at_the_top_clicks_where_their_checkers_are(director_client, b
     assert set(targets) == {"24", "13", "8"}  # in Bruno's own numbering (his 6-1 is blocked)
     bottom = dict((text, x) for x, text, _ in drawn.numbers(bottom=True))
     top = dict((text, x) for x, text, _ in drawn.numbers(bottom=False))
-    # Bruno's 8 point is Anna's 17 (top row), his 24 Anna's 1 (bottom row)
-    assert float(targets["8"]["y"]) == TOP and float(targets["8"]["x"]) + 13 == top["17"]
-    assert float(targets["24"]["y"]) > MIDDLE - 50 and float(targets["24"]["x"]) + 13 == bottom["1"]
+    # Bruno's 8 point is drawn where Anna's 17 is (top row), his 24 where her 1 is (bottom
+    # row); numbered in his count, they read 8 and 24 (issue 24)
+    assert float(targets["8"]["y"]) == TOP and float(targets["8"]["x"]) + 13 == top["8"]
+    assert float(targets["24"]["y"]) > MIDDLE - 50
+    assert float(targets["24"]["x"]) + 13 == bottom["24"]
 
 
 def test_the_table_view_numbers_each_edge_for_the_player_sitting_there(
@@ -133,13 +173,18 @@ def test_the_table_view_numbers_each_edge_for_the_player_sitting_there(
     assert "Board for the table: Anna Rossi at the bottom, Bruno Bianchi at the top" in page
     drawn = svg(page)
     bottom, top = drawn.numbers(bottom=True), drawn.numbers(bottom=False)
-    assert [(text, turned) for _, text, turned in bottom] == [
+    # Bruno on roll: every number in his count, turned to face him (issue 24): his 1 point
+    # on his right, his 24 (Anna's 1) at the bottom right
+    assert [(text, turned) for _, text, turned in top] == [(str(n), True) for n in range(12, 0, -1)]
+    assert [(text, turned) for _, text, turned in bottom] == [(str(n), True) for n in range(13, 25)]
+    post(director_client, bruno_on_roll, "roll", die1=6, die2=5)
+    post(director_client, bruno_on_roll, "play", play="24/18 18/13")  # Anna on roll: her count
+    drawn = svg(board(director_client, bruno_on_roll, "?view=table"))
+    assert [(text, turned) for _, text, turned in drawn.numbers(bottom=True)] == [
         (str(n), False) for n in range(12, 0, -1)
     ]
-    # along the top, Bruno's own count, turned to face him: his 1 point is on his right
-    assert [(text, turned) for _, text, turned in top] == [(str(n), True) for n in range(12, 0, -1)]
     names = {t["text"]: "transform" in t for t in drawn.texts if t.get("class") == "pips"}
-    assert names == {"Anna Rossi: 163": False, "Bruno Bianchi: 167": True}
+    assert names == {"Anna Rossi: 163": False, "Bruno Bianchi: 156": True}
     turns = [t["transform"] for t in drawn.texts if "transform" in t]
     assert all(re.fullmatch(r"rotate\(180 \d+(\.\d+)? \d+(\.\d+)?\)", t) for t in turns)
 
@@ -236,3 +281,121 @@ def test_the_game_log_is_drawn_the_way_up_the_device_keeps(director_client, brun
     page = director_client.get(url, {"at": 1, "view": "b"}).content.decode()
     assert "Board from the side of Bruno Bianchi" in page and 'data-view="b"' in page
     assert "?at=2&amp;view=b#shown" in page  # the next action, drawn the same way up
+
+
+# --- one numbering for the printed points, the click targets and a typed play (issue 24) ---
+
+
+def signed_in_player(django_user_model, match, side: int) -> Client:
+    from club.models import Player
+
+    username = ("anna", "bruno")[side]
+    user = django_user_model.objects.create_user(username, password=f"{username}-password-1")
+    Player.objects.filter(pk=(match.player_a_id, match.player_b_id)[side]).update(user=user)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def assert_targets_read_as_printed(client, match, view: str, mover: str) -> None:
+    """Every checker to choose, and every place it may go, is named by the number printed
+    beside it, and sends that number (the count a typed play uses)."""
+    query = f"?view={view}" if view else ""
+    drawn = svg(board(client, match, query))
+    assert drawn.targets, view
+    for target in drawn.targets:
+        number = target["data-point"]
+        assert target["aria-label"] == f"Move a checker of {mover} from {number}"
+        assert drawn.printed_under(target) == number, (view, target["aria-label"])
+    chosen = drawn.targets[0]["data-point"]
+    query = f"?from={chosen}" + (f"&view={view}" if view else "")
+    drawn = svg(board(client, match, query))
+    destinations = [t for t in drawn.targets if t.get("name") == "destination"]
+    assert destinations, (view, chosen)
+    for target in destinations:
+        number = target["data-point"]
+        assert target["aria-label"] == f"Move to {number}"
+        assert drawn.printed_under(target) == number, (view, target["aria-label"])
+
+
+@pytest.mark.parametrize("view", ["", "a", "b", "table"])
+def test_a_director_s_targets_carry_the_numbers_printed_beside_them(
+    director_client, bruno_on_roll, view
+):
+    post(director_client, bruno_on_roll, "roll", die1=6, die2=5)  # Bruno to play 6-5
+    assert_targets_read_as_printed(director_client, bruno_on_roll, view, "Bruno Bianchi")
+    page = board(director_client, bruno_on_roll, f"?view={view}")
+    assert page.count("The points are numbered for Bruno Bianchi, on roll.") == 2  # desc, hint
+    post(director_client, bruno_on_roll, "play", play="24/18 18/13")
+    post(director_client, bruno_on_roll, "roll", die1=4, die2=2)  # Anna to play 4-2
+    assert_targets_read_as_printed(director_client, bruno_on_roll, view, "Anna Rossi")
+
+
+@pytest.mark.parametrize("view", ["", "a", "b", "table"])
+def test_a_player_s_targets_and_numbers_are_in_their_own_count(
+    director_client, django_user_model, bruno_on_roll, view
+):
+    anna = signed_in_player(django_user_model, bruno_on_roll, 0)
+    bruno = signed_in_player(django_user_model, bruno_on_roll, 1)
+    query = f"?view={view}" if view else ""
+    post(director_client, bruno_on_roll, "roll", die1=6, die2=5)  # Bruno to play (dice typed)
+    assert_targets_read_as_printed(bruno, bruno_on_roll, view, "Bruno Bianchi")
+    watching = board(anna, bruno_on_roll, query)  # Anna watches: her own count, nothing to click
+    assert "The points are numbered for Anna Rossi." in watching
+    assert "Point 24: 2 checkers of Anna Rossi" in watching and not svg(watching).targets
+    post(bruno, bruno_on_roll, "play", play="24/18 18/13")
+    post(director_client, bruno_on_roll, "roll", die1=4, die2=2)
+    assert_targets_read_as_printed(anna, bruno_on_roll, view, "Anna Rossi")
+    assert "The points are numbered for Bruno Bianchi." in board(bruno, bruno_on_roll, query)
+
+
+def test_a_typed_play_lands_on_the_points_printed(director_client, bruno_on_roll):
+    """The director, Anna's side at the bottom, types Bruno's 6-5 as the numbers read."""
+    post(director_client, bruno_on_roll, "roll", die1=6, die2=5)
+    assert post(director_client, bruno_on_roll, "type", play="13/7 13/8").status_code == 302
+    page = board(director_client, bruno_on_roll)
+    assert "Moved so far: 13/7 13/8" in page
+    drawn = svg(page)
+    columns = {text: x for x, text, _ in drawn.numbers(bottom=False)}
+
+    def dark(number):
+        return sum(
+            1
+            for c in drawn.circles
+            if float(c["cx"]) == columns[number] and float(c["cy"]) < MIDDLE
+            if c["fill"] == COLOURS[1]
+        )
+
+    assert (dark("7"), dark("8"), dark("12")) == (1, 4, 0)  # 8 had 3 (a dark 13 is bottom)
+    assert "Point 7: 1 checker of Bruno Bianchi" in page
+
+
+# --- a double waiting for its answer (issue 24) ----------------------------------------------
+
+
+@pytest.mark.parametrize("view", ["", "b", "table"])
+def test_an_offered_cube_shows_the_value_offered_until_answered(
+    director_client, bruno_on_roll, view
+):
+    query = f"?view={view}" if view else ""
+    assert svg(board(director_client, bruno_on_roll, query)).cube() == ("64", "")
+    post(director_client, bruno_on_roll, "double")  # Bruno offers 2 (WBF 23)
+    page = board(director_client, bruno_on_roll, query)
+    drawn = svg(page)
+    assert drawn.cube() == ("2", "offered")
+    assert "offered" in drawn.cube_rect["class"].split()
+    assert "Bruno Bianchi offers the cube at 2." in page and "Cube at 1." in page
+    # on the doubler's side: Bruno's home board is at the top unless he is at the bottom
+    assert (float(drawn.cube_rect["y"]) > MIDDLE) == (view == "b")
+    post(director_client, bruno_on_roll, "take")  # Anna takes: hers, at 2, no longer offered
+    drawn = svg(board(director_client, bruno_on_roll, query))
+    assert drawn.cube() == ("2", "")
+    assert (float(drawn.cube_rect["y"]) > MIDDLE) == (view != "b")
+
+
+def test_an_offered_cube_reads_offerto_in_italian(director_client, bruno_on_roll):
+    post(director_client, bruno_on_roll, "double")
+    director_client.cookies["django_language"] = "it"
+    page = board(director_client, bruno_on_roll)
+    assert svg(page).cube() == ("2", "offerto")
+    assert "Bruno Bianchi offre il cubo a 2." in page
