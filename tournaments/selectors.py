@@ -90,7 +90,7 @@ def tournament_playing_directors(*, tournament: Tournament) -> QuerySet[Player]:
             user__in=tournament.directors.values("pk"),
         )
         .distinct()
-        .order_by("name", "id")
+        .order_by("sort_name", "name", "id")
     )
 
 
@@ -120,7 +120,7 @@ def tournament_events(*, tournament: Tournament) -> QuerySet[Event]:
 
 
 def event_entries(*, event: Event) -> QuerySet[Entry]:
-    return event.entries.select_related("player").order_by("seed", "player__name", "id")
+    return event.entries.select_related("player").order_by("seed", "player__sort_name", "id")
 
 
 def event_matches(*, event: Event) -> QuerySet[Match]:
@@ -234,7 +234,7 @@ def _round_losers(knockout: Knockout, draw: str) -> list[list[Player]]:
             loser = knockout.player(slot.loser)
             if loser is not None:
                 stage.append(loser)
-        stages.append(sorted(stage, key=lambda p: p.name.casefold()))
+        stages.append(sorted(stage, key=lambda p: (p.sort_name, p.name)))
     return stages
 
 
