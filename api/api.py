@@ -229,7 +229,9 @@ def match_queryset() -> QuerySet[Match]:
 
 
 def _event_data(event: Event) -> tuple[list[Entry], list[Match]]:
-    entries = list(event.entries.select_related("player").order_by("seed", "player__name", "id"))
+    entries = list(
+        event.entries.select_related("player").order_by("seed", "player__sort_name", "id")
+    )
     matches = list(match_queryset().filter(place__event=event).order_by("place__round", "id"))
     return entries, matches
 
@@ -416,7 +418,7 @@ def players(
     page_size: int = Size,
 ):
     """Players by name, with their ratings."""
-    found = Player.objects.order_by("name", "id")
+    found = Player.objects.order_by("sort_name", "name", "id")
     if q:
         found = found.filter(name__icontains=q)
     if club:

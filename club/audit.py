@@ -18,7 +18,7 @@ from django.db.models import Model, QuerySet
 from django.utils.translation import gettext as _
 
 from .models import AuditEntry
-from .policy import SYSTEM
+from .policy import SYSTEM, own_player
 
 SentenceRenderer = Callable[[AuditEntry, str], str]
 _SENTENCES: dict[str, SentenceRenderer] = {}
@@ -30,9 +30,15 @@ def audit_sentences_register(renderers: Mapping[str, SentenceRenderer]) -> None:
 
 
 def actor_name(user: Any) -> str:
-    """A person as the audit names them: their full name, else their user name."""
+    """A person as the site names them in its audit and on its pages: the name of the
+    player their account is linked to (a player reads "Niccolò D'Agostino confirmed", not
+    their sign-in "niccolo"), else their full name, else their user name. The one place
+    that decides it: every sentence naming who acted goes through here."""
     if user is None or user is SYSTEM or not getattr(user, "is_authenticated", False):
         return ""
+    player = own_player(user)
+    if player is not None:
+        return player.name
     return user.get_full_name() or user.get_username()
 
 

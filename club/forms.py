@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.text import one_line, one_line_problem
 
-from .csvimport import MAX_BYTES, CsvRefused, players_read, rows_read
+from .csvimport import MAX_BYTES, CsvRefused, Unused, players_read, sheet_read
 from .models import Player
 from .selectors import ImportLine, ImportStatus, player_namesakes
 
@@ -149,21 +149,21 @@ class PlayersFileForm(forms.Form):
         upload = data.get("file")
         if upload:
             try:
-                text, rows = players_read(upload.read(MAX_BYTES + 1))
+                text, sheet = players_read(upload.read(MAX_BYTES + 1))
             except CsvRefused as refused:
                 raise ValidationError(csv_refusal(refused)) from refused
             data["checked"] = signing.dumps(text, salt=self.SALT, compress=True)
         elif data.get("checked"):
             try:
                 text = signing.loads(data["checked"], salt=self.SALT, max_age=self.KEPT)
-                rows = rows_read(text)
+                sheet = sheet_read(text)
             except (signing.BadSignature, CsvRefused) as error:
                 raise ValidationError(
                     _("The file you checked has expired or was changed: choose it again.")
                 ) from error
         else:
             raise ValidationError(_("Choose a players file."))
-        data["rows"] = rows
+        data["rows"], data["unused"] = sheet.rows, sheet.unused
         return data
 
 
@@ -181,7 +181,8 @@ def csv_refusal(refused: CsvRefused) -> str:
         return (
             _(
                 "The first row names no “name” column (it reads “%(found)s”): the columns are "
-                "name, club, country, email and phone, with their names in the first row."
+                "name (or first name and last name), club, country, email and phone, with "
+                "their names in the first row."
             )
             % params
         )
@@ -225,6 +226,20 @@ def import_line_said(line: ImportLine) -> str:
             "limit": line.params["limit"],
         }
     return _("left out")
+
+
+def columns_unused_said(unused: tuple[Unused, ...]) -> str:
+    """The columns of a players' file the import leaves aside, named in the visitor's
+    language ("These columns were not used: “Rating”, column 7 (no heading)."), or ""."""
+    if not unused:
+        return ""
+    names = [
+        f"“{column.heading}”"
+        if column.heading
+        else _("column %(number)s (no heading)") % {"number": column.number}
+        for column in unused
+    ]
+    return _("These columns were not used: %(columns)s.") % {"columns": ", ".join(names)}
 
 
 class ProfileForm(forms.ModelForm):

@@ -19,11 +19,16 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.text import folded
+
 
 class Player(models.Model):
     """A club member or guest; rating and experience are computed from matches (FIBS formula)."""
 
     name = models.CharField(_("name"), max_length=120)
+    # the name as people read it in a sorted list, accents and case aside ("Éric" before
+    # "Zoë"): kept by save(), and what every list of players is ordered by
+    sort_name = models.CharField(_("name sorted as read"), max_length=255, editable=False)
     club = models.CharField(_("club"), max_length=120, blank=True)
     country = models.CharField(_("country"), max_length=60, blank=True)
     rating = models.DecimalField(
@@ -43,7 +48,7 @@ class Player(models.Model):
     )
 
     class Meta:
-        ordering = ["name", "id"]
+        ordering = ["sort_name", "name", "id"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
@@ -52,6 +57,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Saved with its sort key made from the name, whoever saves it (a service, the
+        admin, a file imported): a key out of date would put a renamed player out of place."""
+        self.sort_name = folded(self.name)[: Player._meta.get_field("sort_name").max_length]
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "sort_name"}
+        super().save(*args, **kwargs)
 
     @property
     def label(self) -> str:

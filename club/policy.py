@@ -72,6 +72,7 @@ class MatchScope:
     report_detail: str = "either"  # "games", "final" or "either": how players report
     confirm_minutes: int = 15  # how long a report waits for the opponent, then the director
     label: str = ""  # "Torneo d'Autunno · Main draw · round 2", for the match's pages
+    table: int | None = None  # the table the match is given, for the players' pages
     url: str = ""
 
 

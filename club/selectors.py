@@ -33,7 +33,7 @@ def players_namesakes(*, players: Iterable[Player]) -> dict[int, list[Player]]:
     same_name = Q()
     for name in names:
         same_name |= Q(name__iexact=name)
-    found = list(Player.objects.filter(same_name).order_by("name", "id"))
+    found = list(Player.objects.filter(same_name).order_by("sort_name", "name", "id"))
 
     def key(name: str) -> str:
         return " ".join(name.split()).casefold()

@@ -66,7 +66,7 @@ def table_page(request, table, filterset, template: str, export_name: str):
 
 
 class PlayerTable(tables.Table):
-    name = tables.Column(linkify=True)
+    name = tables.Column(linkify=True, order_by=("sort_name", "name", "id"))
     rating = tables.Column(verbose_name=_("rating"))
 
     class Meta:

@@ -66,6 +66,43 @@ def _claim_rows(match: Match, report: ResultReport):
     return rows
 
 
+def report_outcome_said(report: ResultReport, side: int | None) -> str:
+    """What became of an earlier report, in a full sentence from where the visitor stands
+    (``side``: theirs in the match, None for a director): who did what to whose report,
+    never "Niccolò D'Agostino: disputed", which reads as if the reporter disputed it."""
+    names = {"reporter": report.reporter.name, "opponent": report.opponent.name}
+    mine, theirs = side == report.side, side == 1 - report.side
+    status = report.status
+    if status == ResultReport.Status.DISPUTED:
+        if mine:
+            return _("%(opponent)s disputed your report.") % names
+        if theirs:
+            return _("You disputed %(reporter)s’s report.") % names
+        return _("%(opponent)s disputed %(reporter)s’s report.") % names
+    if status == ResultReport.Status.CONFIRMED:
+        opponent_user = report.opponent.user_id
+        if opponent_user is None or report.answered_by_id != opponent_user:
+            if mine:
+                return _("A director recorded your report.")
+            return _("A director recorded %(reporter)s’s report.") % names
+        if mine:
+            return _("%(opponent)s confirmed your report.") % names
+        if theirs:
+            return _("You confirmed %(reporter)s’s report.") % names
+        return _("%(opponent)s confirmed %(reporter)s’s report.") % names
+    if status == ResultReport.Status.WITHDRAWN:
+        if mine:
+            return _("You withdrew your report.")
+        return _("%(reporter)s withdrew their report.") % names
+    if status == ResultReport.Status.VOID:
+        if mine:
+            return _("Your report was set aside: a director entered the result.")
+        return _("%(reporter)s’s report was set aside: a director entered the result.") % names
+    if mine:
+        return _("Your report is waiting for confirmation.")
+    return _("%(reporter)s’s report is waiting for confirmation.") % names
+
+
 def _page(request, match: Match, status: int = 200, **forms):
     """The report page as this visitor sees it (a player of the match, or its director)."""
     user = request.user
@@ -82,7 +119,7 @@ def _page(request, match: Match, status: int = 200, **forms):
         "side": side,
         "directing": directing,
         "pending": pending,
-        "earlier": [r for r in reports if not r.pending],
+        "earlier": [(r, report_outcome_said(r, side)) for r in reports if not r.pending],
         "on_board": match.board_games.exclude(
             number__in=[g.number for g in match.games.all()]
         ).exists(),

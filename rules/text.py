@@ -22,6 +22,12 @@ it made one line, :func:`one_line`, whoever called them: a form, a file imported
 ('\\n', '\\u202e')
 >>> one_line_problem("Anna\\nRossi", joins_lines=True) is None
 True
+
+A name also sorts as people read it, accents and case aside (:func:`folded`): "Éric"
+among the e's, not after "Zoë" as code points would put it.
+
+>>> sorted(["Zoë", "éric", "Anna", "Éric"], key=folded)
+['Anna', 'éric', 'Éric', 'Zoë']
 """
 
 from __future__ import annotations
@@ -70,3 +76,18 @@ def one_line_problem(text: str, *, joins_lines: bool = False) -> str | None:
         if _hidden(character) or (not joins_lines and character in _BREAKS):
             return character
     return None
+
+
+def _marks_dropped(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def folded(text: str) -> str:
+    """``text`` as a sort key: accents dropped, case folded, spaces one ("Éric  Lefèvre"
+    -> "eric lefevre"), so names sort as an Italian or English reader looks them up.
+
+    The compatibility decomposition also reads ligatures and full-width letters as their
+    letters ("ﬁ" -> "fi"). Folding twice is folding once (the key of a key is the key).
+    """
+    key = _marks_dropped(_marks_dropped(text).casefold())
+    return " ".join(key.split())

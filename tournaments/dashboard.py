@@ -122,7 +122,7 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
     entries = list(
         Entry.objects.filter(event__tournament=tournament)
         .select_related("player")
-        .order_by("seed", "player__name", "id")
+        .order_by("seed", "player__sort_name", "id")
     )
     matches = list(
         matches_with_beginning(

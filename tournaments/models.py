@@ -227,7 +227,7 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(_("joined in round"), null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "seed", "player__name", "id"]
+        ordering = ["event", "seed", "player__sort_name", "id"]
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         constraints = [

@@ -199,7 +199,7 @@ def tournament_invitations(request, pk: int):
     entrants = (
         Player.objects.filter(entries__event__tournament=found)
         .distinct()
-        .order_by("name", "id")
+        .order_by("sort_name", "name", "id")
         .select_related("user")
         .prefetch_related(
             Prefetch(

@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy
 from club.models import Player
 from club.policy import MatchScope, PlayerScope
 from club.selectors import players_namesakes
-from matches.models import Game, Match
-from matches.selectors import PlayerReports, ScoreSheet, match_score_sheet, player_reports_pending
+from matches.models import Game, Match, ResultReport
+from matches.selectors import ScoreSheet, match_score_sheet, player_reports_pending
 
-from .models import Entry, EntryRequest, Event, Place, RatingChange, Tournament
+from .models import Entry, EntryRequest, Event, Place, RatingChange, Table, Tournament
 from .pairing.bracket import (
     PENDING,
     Bracket,
@@ -43,10 +43,18 @@ from .reasons import reason_text
 def match_scope(match: Any) -> MatchScope | None:
     """Where a match is played, for the policy and the match's pages (registered at start-up);
     None for a match outside any tournament."""
-    place = Place.objects.filter(match_id=match.pk).select_related("event__tournament").first()
+    place = (
+        Place.objects.filter(match_id=match.pk)
+        .select_related("event__tournament", "match__table")
+        .first()
+    )
     if place is None:
         return None
     tournament = place.event.tournament
+    try:
+        table: int | None = place.match.table.number
+    except Table.DoesNotExist:
+        table = None
     return MatchScope(
         tournament_id=tournament.pk,
         directors=frozenset(tournament.directors.values_list("pk", flat=True)),
@@ -62,6 +70,7 @@ def match_scope(match: Any) -> MatchScope | None:
             "key": place.bracket_key,
         },
         url=place.event.get_absolute_url(),
+        table=table,
     )
 
 
@@ -90,7 +99,7 @@ def tournament_playing_directors(*, tournament: Tournament) -> QuerySet[Player]:
             user__in=tournament.directors.values("pk"),
         )
         .distinct()
-        .order_by("name", "id")
+        .order_by("sort_name", "name", "id")
     )
 
 
@@ -120,7 +129,7 @@ def tournament_events(*, tournament: Tournament) -> QuerySet[Event]:
 
 
 def event_entries(*, event: Event) -> QuerySet[Entry]:
-    return event.entries.select_related("player").order_by("seed", "player__name", "id")
+    return event.entries.select_related("player").order_by("seed", "player__sort_name", "id")
 
 
 def event_matches(*, event: Event) -> QuerySet[Match]:
@@ -234,7 +243,7 @@ def _round_losers(knockout: Knockout, draw: str) -> list[list[Player]]:
             loser = knockout.player(slot.loser)
             if loser is not None:
                 stage.append(loser)
-        stages.append(sorted(stage, key=lambda p: p.name.casefold()))
+        stages.append(sorted(stage, key=lambda p: (p.sort_name, p.name)))
     return stages
 
 
@@ -635,6 +644,39 @@ class PlayerEntry:
 
 
 @dataclass(frozen=True)
+class PlayerReport:
+    """A report waiting on one of the player's matches, with the match as they see it
+    (event, round, length, table): two matches against the same opponent told apart."""
+
+    report: ResultReport
+    item: PlayerMatch
+
+
+@dataclass(frozen=True)
+class PlayerReportsSeen:
+    """The player's waiting reports: those they must answer, and their own."""
+
+    to_answer: list[PlayerReport]
+    waiting: list[PlayerReport]
+
+
+def _reports_seen(
+    player: Player, matches: QuerySet[Match], known: list[PlayerMatch]
+) -> PlayerReportsSeen:
+    """The player's waiting reports, each with its match; the matches already read for the
+    page are used, the others (a report on a match meanwhile decided) read in one query."""
+    reports = player_reports_pending(player=player)
+    by_match = {item.match.pk: item for item in known}
+    missing = {r.match_id for r in [*reports.to_answer, *reports.waiting]} - set(by_match)
+    if missing:
+        by_match |= {m.pk: _player_match(player, m) for m in matches.filter(pk__in=missing)}
+    return PlayerReportsSeen(
+        to_answer=[PlayerReport(r, by_match[r.match_id]) for r in reports.to_answer],
+        waiting=[PlayerReport(r, by_match[r.match_id]) for r in reports.waiting],
+    )
+
+
+@dataclass(frozen=True)
 class PlayerHome:
     player: Player
     next_match: PlayerMatch | None
@@ -643,7 +685,7 @@ class PlayerHome:
     ratings: list[RatingChange]
     entries: list[PlayerEntry]
     requests: list[Any]
-    reports: PlayerReports  # results reported and waiting: for this player to answer, or theirs
+    reports: PlayerReportsSeen  # results reported and waiting: for this player to answer, or theirs
 
     @property
     def check_in(self) -> list[PlayerEntry]:
@@ -720,7 +762,7 @@ def player_home(*, player: Player) -> PlayerHome:
         ratings=ratings,
         entries=entries,
         requests=requests,
-        reports=player_reports_pending(player=player),
+        reports=_reports_seen(player, matches, [*waiting, *in_play, *results]),
     )
 
 

@@ -10,7 +10,7 @@ from django_tables2 import RequestConfig
 
 from club.audit import audit_for_subject
 from club.filters import PlayerFilter
-from club.forms import PlayerForm, PlayersFileForm, import_line_said
+from club.forms import PlayerForm, PlayersFileForm, columns_unused_said, import_line_said
 from club.models import Player
 from club.policy import can_change_player, can_create, require, sign_in_required
 from club.selectors import players_import_preview
@@ -116,6 +116,7 @@ def players_import_view(request):
             lines=[(line, import_line_said(line)) for line in lines],
             creating=sum(line.status.creates for line in lines),
             checked=form.cleaned_data["checked"],
+            unused=columns_unused_said(form.cleaned_data["unused"]),
         )
     status = 400 if form.errors else 200
     return render(request, "players_import.html", context, status=status)

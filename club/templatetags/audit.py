@@ -1,8 +1,11 @@
-"""``{{ entry|sentence }}``: an audit entry as a sentence in the visitor's language."""
+"""``{{ entry|sentence }}``: an audit entry as a sentence in the visitor's language;
+``{{ user|actor }}``: a person as the audit names them (:func:`club.audit.actor_name`)."""
+
+from typing import Any
 
 from django import template
 
-from club.audit import audit_sentence
+from club.audit import actor_name, audit_sentence
 from club.models import AuditEntry
 
 register = template.Library()
@@ -11,3 +14,8 @@ register = template.Library()
 @register.filter
 def sentence(entry: AuditEntry) -> str:
     return audit_sentence(entry)
+
+
+@register.filter
+def actor(user: Any) -> str:
+    return actor_name(user)

@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from club.csvimport import COLUMNS, CsvRefused, Row, decode, players_read, rows_read
+from club.csvimport import (
+    COLUMNS,
+    CsvRefused,
+    Row,
+    Unused,
+    decode,
+    players_read,
+    rows_read,
+    sheet_read,
+)
 from rules.text import one_line
 
 # any text a cell may hold, line breaks and both separators included (not NUL: see decode)
@@ -32,6 +41,7 @@ def written(rows: list[list[str]], sep: str, header=COLUMNS) -> str:
 def test_any_rows_csv_writes_read_back_the_same(rows, sep, bom):
     data = written(rows, sep).encode("utf-8-sig" if bom else "utf-8")
     _, read = players_read(data)
+    read = read.rows
     # each cell made one line: line breaks and hidden characters never reach a player (23.5)
     expected = [[one_line(cell) for cell in row] for row in rows if any(map(one_line, row))]
     assert [[getattr(r, c) for c in COLUMNS] for r in read] == expected
@@ -54,8 +64,8 @@ def test_an_italian_excel_file_semicolons_bom_and_crlf():
         "\r\n"
         '"Verdi; Carla";"Circolo di Napoli";Italia;;\r\n'
     ).encode()
-    _, rows = players_read(data)
-    assert rows == [
+    _, sheet = players_read(data)
+    assert sheet.rows == [
         Row(3 - 1, "Anna Rossi", "Circolo Backgammon Milano", "Italia", "anna@example.org",
             "+39 02 1234"),
         Row(4, "Verdi; Carla", "Circolo di Napoli", "Italia"),
@@ -71,8 +81,9 @@ def test_latin_1_accents_quoted_commas_extra_columns_and_blank_lines():
         ",,,\n"
         "Zoë Müller,,1500,Deutschland,left over\n"
     )
-    _, rows = players_read(text.encode("latin-1"))
-    assert [(r.line, r.name, r.club, r.country, r.extra) for r in rows] == [
+    _, sheet = players_read(text.encode("latin-1"))
+    assert sheet.unused == (Unused(3, "rating"), Unused(5, ""))  # said in the preview
+    assert [(r.line, r.name, r.club, r.country, r.extra) for r in sheet.rows] == [
         (3, "Bianchi, Niccolò", "Società Scacchi e Backgammon", "Italia", ("1612",)),
         (6, "Zoë Müller", "", "Deutschland", ("1500", "left over")),
     ]
@@ -115,3 +126,36 @@ def test_a_file_that_is_no_players_list_is_refused_with_a_code(data, code):
 
 def test_a_header_alone_is_an_empty_list_not_a_refusal():
     assert rows_read("name,club,country\n") == []
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "name", "unused"),
+    [
+        ("Nome;Cognome;Circolo;Email", "Anna;Rossi;Milano;a@example.org", "Anna Rossi", ()),
+        ("Cognome;Nome;Circolo", "Rossi;Anna;Milano", "Anna Rossi", ()),
+        ("First name,Last name,Club", "Anna,Rossi,Milano", "Anna Rossi", ()),
+        ("Surname,Given name", "Rossi,Anna", "Anna Rossi", ()),
+        ("first_name,last_name", "Anna,Rossi", "Anna Rossi", ()),
+        ("Name,Surname", "Anna,Rossi", "Anna Rossi", ()),
+        ("Forename;Family name", "Anna;Rossi", "Anna Rossi", ()),
+        ("Nome;Cognome", "Anna;", "Anna", ()),
+        ("Nome;Cognome", ";Rossi", "Rossi", ()),
+        ("Name,First name,Last name", "A. Rossi,Anna,Rossi", "Anna Rossi", (Unused(1, "Name"),)),
+        ("Name,First name", "Anna Rossi,Anna", "Anna Rossi", (Unused(2, "First name"),)),
+        ("Cognome", "Rossi", "Rossi", ()),
+        ("Nome e cognome;Tessera", "Anna Rossi;12", "Anna Rossi", (Unused(2, "Tessera"),)),
+        ("Email;Nome;Email", "a@example.org;Anna Rossi;b@example.org", "Anna Rossi",
+         (Unused(3, "Email"),)),
+    ],
+)  # fmt: skip
+def test_a_name_in_two_columns_is_joined_and_every_column_left_aside_is_named(
+    header, row, name, unused
+):
+    sheet = sheet_read(f"{header}\n{row}\n")
+    assert [r.name for r in sheet.rows] == [name]
+    assert sheet.unused == unused
+
+
+def test_the_email_in_an_italian_four_column_sheet_is_kept_with_the_whole_name():
+    (row,) = rows_read("Nome;Cognome;Circolo;Email\nAnna;Rossi;Milano;anna@example.org\n")
+    assert (row.name, row.club, row.email) == ("Anna Rossi", "Milano", "anna@example.org")

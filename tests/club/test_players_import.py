@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import re
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -22,6 +24,7 @@ from tests.helpers import page_words as text
 pytestmark = pytest.mark.django_db
 
 URL = "/players/import/"
+PLAYERS_DATA = Path(__file__).resolve().parent.parent / "data" / "players"
 FILE = (
     "Nome;Circolo;Nazione;Email;Telefono\r\n"
     "Carla Verdi;Circolo di Napoli;Italia;carla@example.org;\r\n"  # line 2: new
@@ -171,3 +174,79 @@ def test_the_preview_costs_the_same_queries_for_5_or_200_rows(director_client):
             assert director_client.post(URL, {"file": upload(body)}).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+# Sheets as spreadsheets save them (tests/data/README.md): who each registers, what it leaves
+SHEETS = {
+    "soci_circolo_milano.csv": (
+        [
+            ("Niccolò D'Agostino", "Circolo Backgammon Milano", "niccolo.dagostino@example.org"),
+            ("Tommaso Rè", "Società Scacchi e Backgammon Torino", ""),
+            ("Éric Lefèvre", "Backgammon Club de Lyon", "eric.lefevre@example.fr"),
+            ("Maria Grazia Bianchi", "Circolo Backgammon Milano", "mg.bianchi@example.org"),
+            ("Lucia Ferraro", "", ""),
+        ],
+        ("“Tessera n.”, “Note”", "“Tessera n.”, “Note”"),
+    ),
+    "members_quoted_bom.csv": (
+        [
+            ("Zoë Müller", "Backgammon Club Zürich", "zoe.mueller@example.ch"),
+            ("Seán O'Brien", "Dublin Backgammon Club", "sean@example.ie"),
+            ("Anne-Marie de la Tour", "Cercle de Paris", ""),
+            ("Björn Ångström", "Stockholm BG", "bjorn@example.se"),
+            ('James "Jim" Smith', "London BG Club, Soho", "jim@example.co.uk"),
+        ],
+        ("“Rating”, “Member since”", "“Rating”, “Member since”"),
+    ),
+    "signup_google_forms.csv": (
+        [
+            ("Chiara Esposito", "Circolo di Napoli", "chiara.esposito@example.it"),
+            ("Marco Gallo", "", "marco.gallo@example.it"),
+            ("Ana Sofía Pérez", "Club Backgammon Madrid", "anasofia@example.es"),
+        ],
+        ("“Timestamp”, “Which events?”", "“Timestamp”, “Which events?”"),
+    ),
+    "iscritti_torneo.csv": (
+        [
+            ("Niccolò D'Agostino", "Circolo Backgammon Milano", ""),
+            ("Tommaso Rè", "Società Scacchi e Backgammon Torino", ""),
+            ("Éric Lefèvre", "Backgammon Club de Lyon", ""),
+        ],
+        ("column 5 (no heading), “Pagato”", "colonna 5 (senza intestazione), “Pagato”"),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("sheet", sorted(SHEETS))
+def test_a_spreadsheet_s_sheet_registers_whole_names_and_names_the_columns_not_used(
+    director_client, sheet, language
+):
+    """Nome;Cognome or First Name,Last Name are joined into the name (not the first name
+    alone), and every column the import leaves aside is named in the preview."""
+    players, (unused_en, unused_it) = SHEETS[sheet]
+    data = (PLAYERS_DATA / sheet).read_bytes()
+    director_client.cookies["django_language"] = language
+    preview = director_client.post(
+        URL, {"file": SimpleUploadedFile(sheet, data, content_type="text/csv")}
+    )
+    assert preview.status_code == 200
+    said = text(preview)
+    if language == "en":
+        assert f"These columns were not used: {unused_en}." in said
+    else:
+        assert f"Queste colonne non sono state usate: {unused_it}." in said
+    for name, _club, _email in players:
+        assert f"<td>{name}</td>" in html.unescape(preview.content.decode())
+    checked = re.search(r'name="checked" value="([^"]+)"', preview.content.decode()).group(1)
+    done = director_client.post(URL, {"checked": checked, "confirm": "1"})
+    assert done.status_code == 302
+    assert list(Player.objects.order_by("pk").values_list("name", "club", "email")) == players
+
+
+def test_a_sheet_whose_columns_are_all_used_says_nothing_of_unused_columns(director_client):
+    preview = director_client.post(
+        URL, {"file": upload("Nome;Cognome;Circolo\nAnna;Rossi;Milano\n")}
+    )
+    assert "Anna Rossi" in text(preview)
+    assert "were not used" not in text(preview) and 'id="unused"' not in preview.content.decode()
