@@ -328,6 +328,9 @@ CATALOG: Final[Mapping[str, Template]] = {
     ),
     "beaver-match": gettext_noop("beavers are a money-play rule, never used in a match"),
     "beaver-off": gettext_noop("this money game is played without beavers"),
+    "beaver-twice": gettext_noop(
+        "the beaver is answered by the original doubler, who takes or drops"
+    ),
     "resignation-levels": gettext_noop(
         "a resignation gives up a single game, a gammon or a backgammon"
     ),
@@ -486,6 +489,10 @@ CATALOG: Final[Mapping[str, Template]] = {
         "%(name)s neither took nor dropped %(doubler)s's double before the next roll: "
         "the replay takes it as taken"
     ),
+    "log-unanswered-beaver": gettext_noop(
+        "%(name)s neither took nor dropped %(doubler)s's beaver before the next roll, as the "
+        "doubler must after a beaver (Galore 2.8): the replay takes it as taken"
+    ),
     "log-out-of-turn": gettext_noop(
         "%(name)s rolls %(roll)s out of turn: it is %(other)s's turn; the roll is left out"
     ),
@@ -582,6 +589,8 @@ CATALOG: Final[Mapping[str, Template]] = {
         "%(count)s point to the doubler", "%(count)s points to the doubler"
     ),
     "note-cube": gettext_noop("cube at %(cube)s"),
+    # Translators: a beaver: the player doubled takes and at once redoubles, keeping the cube
+    "note-beaver": gettext_noop("beavers: redoubles to %(cube)s, keeping the cube"),
     "note-no-play": gettext_noop("no legal play: the turn is lost (WBF 17)"),
     # --- a game's cube actions in a few words: "2 taken, 4 dropped"
     # Translators: the list of a game's cube actions, e.g. "2 taken, 4 dropped"

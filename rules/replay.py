@@ -243,6 +243,9 @@ class ReplayedGame:
             elif parts and double is not None:
                 parts[-1] = _cube_words(double, action.action)
                 double = None
+                if action.action == "beaver" and not action.annulled:
+                    double = action  # a redouble, which the original doubler answers
+                    parts.append(_cube_words(action, None))
         return Message("cube-story", {"actions": tuple(parts)})
 
     @property
@@ -656,7 +659,7 @@ class _GameReplay:
         elif game.phase is Phase.DOUBLED:
             doubler = 1 - game.acting
             unanswered = Message(
-                "log-unanswered-double",
+                "log-unanswered-beaver" if game.beavered else "log-unanswered-double",
                 {"name": self.names[game.acting], "doubler": self.names[doubler]},
             )
             self.problem(entry, ProblemKind.NO_DOUBLE, unanswered)
@@ -857,8 +860,13 @@ class _GameReplay:
                 return
             if action == "drop":
                 self.forced = GameResult(1 - player, self.cube, Outcome.DROP, self.cube)
+            elif action == "beaver":
+                # the double taken and redoubled: the original doubler answers (Galore 2.8)
+                self.cube, self.offer = self.offer, self.offer * 2
+                self.cube_actions.append(CubeAction(entry.line, player, action, self.offer))
+                return
             else:
-                self.cube = self.offer * (2 if action == "beaver" else 1)
+                self.cube = self.offer
             self.offer = None
             self.cube_actions.append(CubeAction(entry.line, player, action, self.cube))
             return
@@ -874,7 +882,9 @@ class _GameReplay:
             self.problem(entry, ProblemKind.NO_DOUBLE, unoffered)
             return
         {"take": game.take, "drop": game.drop, "beaver": game.beaver}[action]()
-        self.cube_actions.append(CubeAction(entry.line, player, action, game.cube))
+        # a beaver's cube is the redouble it offers; the original doubler answers it
+        cube = game.cube * 2 if action == "beaver" else game.cube
+        self.cube_actions.append(CubeAction(entry.line, player, action, cube))
 
     # --- the end ---------------------------------------------------------------------
 
@@ -1062,6 +1072,9 @@ def _cell(action: Action) -> Cell | None:
     if act is Act.DOUBLE:
         assert action.state is not None
         return Cell(action.player, f" Doubles => {action.state.cube * 2}")
+    if act is Act.BEAVER:
+        assert action.state is not None  # the cube taken, and the redouble it offers
+        return Cell(action.player, f" Beavers => {action.state.cube * 2}")
     if act in (Act.TAKE, Act.DROP):
         return Cell(action.player, " Takes" if act is Act.TAKE else " Drops")
     return None
