@@ -76,8 +76,9 @@ class DisputeReport:
 
 
 def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) -> str:
-    """The score-sheet rule applied to a dispute's two sheets, in words (WBF 3); ``log``:
-    the dispute has a log to decide from (a dispute over a player's report has none)."""
+    """The score-sheet rule applied to a dispute's two sheets, in words, each with where it
+    comes from (WBF 3, or club practice); ``log``: the dispute has a log to decide from (a
+    dispute over a player's report has none)."""
     names = {0: str(match.player_a), 1: str(match.player_b)}
     rule = ruling.rule
     if rule == "none":
@@ -92,17 +93,19 @@ def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) ->
         return _("Both score sheets say %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
     if rule == "trailing":
         return _(
-            "Both players kept a score sheet and they differ: the trailing player's sheet "
-            "stands, %(name)s's: %(a)s–%(b)s."
+            "Both players kept a score sheet and they differ: by club practice (not a rule "
+            "of the WBF's) the trailing player's sheet stands, %(name)s's: %(a)s–%(b)s."
         ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
     if not log:
         return _(
-            "The two versions do not agree on who is trailing: neither stands by the rule; "
+            "The two versions do not agree on who is trailing (a tie on one and a lead on "
+            "the other is a disagreement too): neither stands by the club's practice; "
             "decide from what the players tell you."
         )
     return _(
-        "Both players kept a score sheet, and the sheets do not agree on who is trailing: "
-        "no sheet stands by the rule; decide from the log."
+        "Both players kept a score sheet, and the sheets do not agree on who is trailing "
+        "(a tie on one and a lead on the other is a disagreement too): no sheet stands by "
+        "the club's practice; decide from the log."
     )
 
 

@@ -613,7 +613,12 @@ class Game:
     def resign(
         self, level: Resignation | int = Resignation.SINGLE, *, player: int | None = None
     ) -> None:
-        """Offer to resign a single game, a gammon or a backgammon (Galore 2.7)."""
+        """Offer to resign a single game, a gammon or a backgammon.
+
+        No seed has a rule on resigning: this is the common practice of servers and of
+        gnubg (the opponent accepts or plays on). What a resigned game is worth uses the
+        values of WBF 25 and Galore 2.7, times the cube.
+        """
         level = Resignation(level)
         if level is Resignation.NONE:
             raise IllegalActionError(Message("resignation-levels"))
