@@ -23,6 +23,7 @@ GameResult(winner=1, points=1, outcome=<Outcome.DROP: 'drop'>, cube=1)
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -287,6 +288,14 @@ class Game:
         # each player's match states while a turn is rolled and played, by the dice (None
         # before the roll), for this context and cube (see _turn_state)
         self._turn_states: tuple[dict[object, MatchState], ...] = ({}, {})
+
+    def trial(self) -> Game:
+        """A copy to try a reading of a log on (see :mod:`rules.replay`): its own log and
+        counts of turns; everything else is a value, or a cache both may share."""
+        other = copy.copy(self)
+        other.log = list(self.log)
+        other.turns = list(self.turns)
+        return other
 
     # --- reading the state ---------------------------------------------------
 

@@ -430,12 +430,18 @@ CATALOG: Final[Mapping[str, Template]] = {
     "kind-unfinished": gettext_noop("unfinished match"),
     "kind-length": gettext_noop("even match length"),
     "kind-continued": gettext_noop("match continued from another file"),
+    "kind-greedy-bear-off": gettext_noop("automatic bear-off"),
     "kind-rules": gettext_noop("entry the rules refuse"),
     "kind-not-read": gettext_noop("rest of the file not read"),
     # --- replaying a match log: the problems (name, other, winner...: players' names)
     "log-even-length": gettext_noop(
         "a %(length)s-point match: a match is played to an odd number of points (WBF 3); "
         "the games are replayed as a match to %(length)s, as written"
+    ),
+    "log-greedy-bear-off": gettext_noop(
+        "in game %(number)s the server bore off by itself: %(name)s's rolls are written "
+        "without a play where checkers came off, and the replay bears off as many as each "
+        "roll allows, as the later lines agree"
     ),
     "log-continues": gettext_noop(
         "this file continues a match at %(a)s-%(b)s: the score is counted from there"
