@@ -578,7 +578,7 @@ def dispute(request, pk: int, number: int):
     context = {
         "match": found.match,
         "dispute": found,
-        "sheet_stands": (ruling or report.ruling).score is not None,
+        "sheet_score": (ruling or report.ruling).score,  # the score of the sheet that stands
         "report": report,
         "claim": claim,
         "claim_ruling": sheet_ruling_text(found.match, ruling, log=False)

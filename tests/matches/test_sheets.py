@@ -64,7 +64,7 @@ def test_a_tied_sheet_against_a_lead_is_no_agreement_on_who_trails(director_clie
     page = page_of(director_client.get(dispute.get_absolute_url()))
     assert "the sheets do not agree on who is trailing" in page
     assert "a tie on one and a lead on the other is a disagreement too" in page
-    assert "player's sheet stands" not in page and "Apply the score sheet" not in page
+    assert "player's sheet stands" not in page and "The score sheet stands" not in page
     # the same the other way round
     sheets(director_client, dispute, (2, 1), (2, 2))
     assert "player's sheet stands" not in page_of(director_client.get(dispute.get_absolute_url()))
@@ -160,7 +160,7 @@ def test_the_director_applies_the_sheet_that_stands_after_a_confirm_page(directo
     sheets(director_client, dispute, (2, 0), (1, 0))  # both have the second player trailing
     page = page_of(director_client.get(url))
     assert f"the trailing player's sheet stands, {b}'s: 1–0." in page
-    assert "Apply the score sheet that stands" in page
+    assert "The score sheet stands: correct the match to 1–0" in page
     # first the page that says what will happen; nothing has changed yet
     asked = director_client.post(url, {"apply_sheet": "1"})
     said = page_of(asked)
@@ -173,7 +173,7 @@ def test_the_director_applies_the_sheet_that_stands_after_a_confirm_page(directo
     words = page_of(done)
     assert "The score sheet is applied and the dispute decided." in words
     assert "Decided: The score sheet stands, 1 game corrected or added" in words
-    assert "Apply the score sheet" not in words
+    assert "correct the match to 1–0" not in words
     assert games_of(in_play) == [(1, 0, "drop", 1)]
     assert match_score_sheet(match=Match.objects.get(pk=in_play.pk)).score == (1, 0)
     assert Dispute.objects.get(pk=dispute.pk).decision == "sheet"
