@@ -201,6 +201,39 @@ def _decided(entry: AuditEntry, who: str) -> str:
     ) % {"who": who, "count": changed}
 
 
+def _sheet_applied(entry: AuditEntry, who: str) -> str:
+    params = entry.params
+    changed = params.get("changed") or 0
+    values = {
+        "who": who,
+        "name": params.get("name") or "",
+        "a": params.get("a"),
+        "b": params.get("b"),
+        "count": changed,
+    }
+    if values["name"]:
+        return (
+            ngettext(
+                "%(who)s decided the dispute: %(name)s's score sheet stands, %(a)s–%(b)s, "
+                "%(count)s change to the match.",
+                "%(who)s decided the dispute: %(name)s's score sheet stands, %(a)s–%(b)s, "
+                "%(count)s changes to the match.",
+                changed,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(who)s decided the dispute: both score sheets say %(a)s–%(b)s, which stands, "
+            "%(count)s change to the match.",
+            "%(who)s decided the dispute: both score sheets say %(a)s–%(b)s, which stands, "
+            "%(count)s changes to the match.",
+            changed,
+        )
+        % values
+    )
+
+
 def _closed(entry: AuditEntry, who: str) -> str:
     return _("%(who)s closed the dispute without a change: the recorded score stands.") % {
         "who": who
@@ -279,6 +312,7 @@ def register() -> None:
             "dispute.sheets": _sheets,
             "dispute.decided": _decided,
             "dispute.closed": _closed,
+            "dispute.sheet_applied": _sheet_applied,
             "report.made": _report_made,
             "report.void": _report_void,
             "report.disputed": _report_disputed,

@@ -8,18 +8,18 @@ the services any correction uses, and their audit entries link the dispute.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from club.policy import can_change_match, require
 from rules.match import Match as RulesMatch
 from rules.match import score_possible
-from rules.replay import Replay, ReplayedGame
+from rules.replay import ProblemKind, Replay, ReplayedGame
 from rules.sheets import SheetRuling, sheet_ruling
 
 from .matfiles import ImportPlan, mat_import_plan, match_mat
@@ -76,8 +76,9 @@ class DisputeReport:
 
 
 def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) -> str:
-    """The score-sheet rule applied to a dispute's two sheets, in words (WBF 3); ``log``:
-    the dispute has a log to decide from (a dispute over a player's report has none)."""
+    """The score-sheet rule applied to a dispute's two sheets, in words, each with where it
+    comes from (WBF 3, or club practice); ``log``: the dispute has a log to decide from (a
+    dispute over a player's report has none)."""
     names = {0: str(match.player_a), 1: str(match.player_b)}
     rule = ruling.rule
     if rule == "none":
@@ -92,17 +93,19 @@ def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) ->
         return _("Both score sheets say %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
     if rule == "trailing":
         return _(
-            "Both players kept a score sheet and they differ: the trailing player's sheet "
-            "stands, %(name)s's: %(a)s–%(b)s."
+            "Both players kept a score sheet and they differ: by club practice (not a rule "
+            "of the WBF's) the trailing player's sheet stands, %(name)s's: %(a)s–%(b)s."
         ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
     if not log:
         return _(
-            "The two versions do not agree on who is trailing: neither stands by the rule; "
+            "The two versions do not agree on who is trailing (a tie on one and a lead on "
+            "the other is a disagreement too): neither stands by the club's practice; "
             "decide from what the players tell you."
         )
     return _(
-        "Both players kept a score sheet, and the sheets do not agree on who is trailing: "
-        "no sheet stands by the rule; decide from the log."
+        "Both players kept a score sheet, and the sheets do not agree on who is trailing "
+        "(a tie on one and a lead on the other is a disagreement too): no sheet stands by "
+        "the club's practice; decide from the log."
     )
 
 
@@ -221,7 +224,32 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
             after = scored.score
         comparisons.append(GameComparison(index + 1, logged, recorded, after))
     ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
+    if sheet.winner is None and match.status != Match.Status.WALKOVER:
+        plan = _in_play(plan)
+        replay = plan.replay
     return DisputeReport(dispute, replay, tuple(comparisons), sheet.score, ruling, plan)
+
+
+def _in_play(plan: ImportPlan) -> ImportPlan:
+    """The problems of a log of a match still in play: that the log stops before the match
+    ends, or in the middle of its last game, is the match being played, not a problem."""
+    replay = plan.replay
+    games = replay.games
+    last = games[-1].number if games else None
+    kept = tuple(
+        problem
+        for problem in replay.problems
+        if problem.kind is not ProblemKind.UNFINISHED
+        and not (problem.kind is ProblemKind.NO_RESULT and problem.game == last)
+    )
+    if len(kept) == len(replay.problems):
+        return plan
+    dropped = len(replay.problems) - len(kept)
+    return replace(
+        plan,
+        replay=replace(replay, problems=kept),
+        problem_count=plan.problem_count - dropped,
+    )
 
 
 def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
@@ -260,6 +288,171 @@ def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
             subject=locked,
             dispute=locked,
         )
+    return locked
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """What applying the score sheet that stands would do to the match.
+
+    ``how``: "none" (the recorded score already says it), "final" (the final score is
+    recorded, or corrected, to it), "log" (games 1 to ``upto`` are corrected to the log's,
+    or added from it, which is where the log reaches the sheet's score). ``refusal``: why
+    it cannot be applied, in words; then nothing else is meaningful.
+    """
+
+    ruling: SheetRuling
+    recorded: tuple[int, int]
+    how: str = ""
+    upto: int = 0
+    changed: int = 0
+    refusal: str = ""
+
+    @property
+    def score(self) -> tuple[int, int] | None:
+        return self.ruling.score
+
+    def describe(self, match: Match) -> str:
+        """What applying it does, in a sentence."""
+        score = self.score or (0, 0)
+        values = {"a": score[0], "b": score[1], "x": self.recorded[0], "y": self.recorded[1]}
+        if self.how == "none":
+            return (
+                _(
+                    "The match is recorded at %(a)s–%(b)s, as the sheet says: nothing is "
+                    "corrected, and the dispute is decided."
+                )
+                % values
+            )
+        if self.how == "final":
+            return _("The final score is recorded as %(a)s–%(b)s (it was %(x)s–%(y)s).") % values
+        return ngettext(
+            "Game %(count)s is corrected to the log's or added from it: the match then stands "
+            "at %(a)s–%(b)s, where the log reaches the sheet's score (it was %(x)s–%(y)s).",
+            "Games 1 to %(count)s are corrected to the log's or added from it: the match then "
+            "stands at %(a)s–%(b)s, where the log reaches the sheet's score (it was "
+            "%(x)s–%(y)s).",
+            self.upto,
+        ) % {**values, "count": self.upto}
+
+
+def dispute_sheet_plan(*, dispute: Dispute) -> SheetPlan:
+    """What applying the score sheet that stands (WBF 3, or club practice) would do, or why
+    it cannot be done: a sheet says a score, not which game made it, so the games are
+    corrected only where the log reaches that score; a final score is recorded as it is."""
+    match = Match.objects.select_related("player_a", "player_b").get(pk=dispute.match_id)
+    ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
+    sheet = match_score_sheet(match=match)
+    plan = SheetPlan(ruling=ruling, recorded=sheet.score)
+    score = ruling.score
+    values = {"a": score[0], "b": score[1]} if score else {}
+    if score is None:
+        return replace(plan, refusal=_("No score sheet stands: there is nothing to apply."))
+    if tuple(score) == tuple(sheet.score) and match.status != Match.Status.WALKOVER:
+        return replace(plan, how="none")
+    if match.status == Match.Status.WALKOVER:
+        return replace(
+            plan,
+            refusal=_(
+                "This match was a walkover: take it back on the match's page before a score "
+                "sheet can be applied."
+            ),
+        )
+    if match.retired is not None:
+        return replace(plan, refusal=_retired_text(match))
+    if not sheet.rows:  # nothing recorded, or only a final score
+        if max(score) != match.length:
+            return replace(
+                plan,
+                refusal=_(
+                    "The sheet says %(a)s–%(b)s, a match still in play, and the site records a "
+                    "match in play game by game: record its games on the match's page, then "
+                    "close the dispute."
+                )
+                % values,
+            )
+        return replace(plan, how="final", changed=1)
+    upto = 0
+    if dispute.source != Dispute.Source.REPORT:
+        report = dispute_report(dispute=dispute)
+        upto = next(
+            (
+                g.number
+                for g in report.games
+                if g.log_score_after is not None
+                and tuple(g.log_score_after) == tuple(score)
+                and g.number >= len(sheet.rows)
+            ),
+            0,
+        )
+        if upto:
+            changed = sum(1 for g in report.games[:upto] if g.log is not None and not g.agrees)
+            return replace(plan, how="log", upto=upto, changed=changed)
+    return replace(
+        plan,
+        refusal=_(
+            "The recorded games make %(x)s–%(y)s and the sheet %(a)s–%(b)s, but a sheet does "
+            "not say which game is wrong, and the log does not reach %(a)s–%(b)s: correct the "
+            "games on the match's page, then close the dispute."
+        )
+        % {**values, "x": sheet.score[0], "y": sheet.score[1]},
+    )
+
+
+def _retired_text(match: Match) -> str:
+    return _(
+        "%(name)s retired from this match: take the retirement back on the match's page "
+        "before a score sheet can be applied."
+    ) % {"name": match.player(match.retired or 0).name}
+
+
+def dispute_sheet_apply(*, dispute: Dispute, user) -> Dispute:
+    """The score sheet that stands is applied: the match is corrected to its score through
+    the services any correction uses (refused, as they are, once a later match has begun:
+    US rules 4.10), and the dispute is decided, audited with the score and the sheet."""
+    require(can_change_match(user, dispute.match))
+    # the log's comparison, read before the rows are locked (it replays the log)
+    report = None if dispute.source == Dispute.Source.REPORT else dispute_report(dispute=dispute)
+    with transaction.atomic():
+        locked = Dispute.objects.select_for_update(of=("self",)).get(pk=dispute.pk)
+        if locked.decided_at is not None:
+            raise ValidationError(_("This dispute is decided."))
+        match = Match.objects.select_for_update(of=("self",)).get(pk=locked.match_id)
+        match = Match.objects.select_related("player_a", "player_b").get(pk=match.pk)
+        plan = dispute_sheet_plan(dispute=locked)
+        if plan.refusal:
+            raise ValidationError(plan.refusal)
+        score = plan.score
+        assert score is not None  # a plan without a refusal has a sheet that stands
+        if plan.how == "final":
+            match_record_final_score(
+                match=match, score_a=score[0], score_b=score[1], user=user, dispute=locked
+            )
+        elif plan.how == "log":
+            assert report is not None
+            _games_to_the_log(match, report, user, locked, upto=plan.upto)
+        locked.decision = Dispute.Decision.SHEET
+        locked.corrected = plan.changed
+        locked.decided_at = timezone.now()
+        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.save()
+        side = plan.ruling.side
+        match_audit_record(
+            match,
+            user,
+            "dispute.sheet_applied",
+            params={
+                "dispute": locked.pk,
+                "changed": plan.changed,
+                "a": score[0],
+                "b": score[1],
+                "name": match.player(side).name if side is not None else "",
+                "rule": plan.ruling.rule.value,
+            },
+            subject=locked,
+            dispute=locked,
+        )
+        _decision_notify(locked, match)
     return locked
 
 
@@ -337,9 +530,13 @@ def dispute_close(*, dispute: Dispute, user) -> Dispute:
     return locked
 
 
-def _games_to_the_log(match: Match, report: DisputeReport, user, dispute: Dispute) -> int:
+def _games_to_the_log(
+    match: Match, report: DisputeReport, user, dispute: Dispute, *, upto: int | None = None
+) -> int:
+    """Correct the recorded games to the log's, and add those the log has beyond them;
+    ``upto``: only games 1 to that number (where the log reaches a sheet's score)."""
     changed = 0
-    for comparison in report.games:
+    for comparison in report.games[:upto]:
         logged = comparison.log
         if logged is None or logged.result is None or not logged.counted:
             continue

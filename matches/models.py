@@ -301,6 +301,7 @@ class Dispute(models.Model):
         LOG = "log", _("the log stands")
         CLOSED = "closed", _("closed without a change")
         REPORT = "report", _("the reported result stands")
+        SHEET = "sheet", _("the score sheet stands")
 
     decision = models.CharField(_("decision"), max_length=300, blank=True, choices=Decision.choices)
     corrected = models.PositiveSmallIntegerField(_("games corrected or added"), default=0)

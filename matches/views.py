@@ -38,6 +38,8 @@ from .disputes import (
     dispute_decide,
     dispute_open,
     dispute_report,
+    dispute_sheet_apply,
+    dispute_sheet_plan,
     dispute_sheets_set,
     sheet_ruling_text,
 )
@@ -463,6 +465,39 @@ def match_import(request, pk: int):
     return render(request, "match_import.html", context, status=form.status)
 
 
+def _sheet_apply(request, found: Dispute):
+    """Asks first, saying what applying the sheet does; then applies it. A plan the rules
+    cannot carry out is refused in words on the dispute's page (by the caller)."""
+    if not confirmed(request):
+        if found.decided_at is not None:
+            raise ValidationError(_("This dispute is decided."))
+        plan = dispute_sheet_plan(dispute=found)
+        if plan.refusal:
+            raise ValidationError(plan.refusal)
+        score = plan.score or (0, 0)
+        match = found.match
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Apply the score sheet that stands: %(a)s–%(b)s?")
+                % {"a": score[0], "b": score[1]},
+                what=plan.describe(match),
+                consequences=(sheet_ruling_text(match, plan.ruling, log=found.source != "report"),),
+                undo=_(
+                    "Each change goes through the same correction as any other and links this "
+                    "dispute; a game can be corrected again on the match's page."
+                ),
+                button=_("Apply the score sheet: %(a)s–%(b)s") % {"a": score[0], "b": score[1]},
+                action=found.get_absolute_url(),
+                back=found.get_absolute_url(),
+                fields=(("apply_sheet", "1"),),
+            ),
+        )
+    dispute_sheet_apply(dispute=found, user=request.user)
+    messages.success(request, _("The score sheet is applied and the dispute decided."))
+    return redirect(found)
+
+
 @match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
@@ -511,6 +546,8 @@ def dispute(request, pk: int, number: int):
                 dispute_close(dispute=found, user=request.user)
                 messages.success(request, _("The dispute is closed; the match is as recorded."))
                 return redirect(found)
+            if "apply_sheet" in request.POST:
+                return _sheet_apply(request, found)
             if sheets.is_valid():
                 dispute_sheets_set(
                     dispute=found,
@@ -540,6 +577,7 @@ def dispute(request, pk: int, number: int):
     context = {
         "match": found.match,
         "dispute": found,
+        "sheet_score": (ruling or report.ruling).score,  # the score of the sheet that stands
         "report": report,
         "claim": claim,
         "claim_ruling": sheet_ruling_text(found.match, ruling, log=False)

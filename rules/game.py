@@ -23,6 +23,7 @@ GameResult(winner=1, points=1, outcome=<Outcome.DROP: 'drop'>, cube=1)
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -271,6 +272,8 @@ class Game:
         self.cube_owner: int | None = None
         self.offer: Resignation | None = None
         self.offered_by: int | None = None
+        # a beaver waits for the original doubler's take or drop (Galore 2.8)
+        self.beavered = False
         self.result: GameResult | None = None
         self.turns = [0, 0]  # plays made by each player in this game
         self.log: list[Action] = []
@@ -285,6 +288,14 @@ class Game:
         # each player's match states while a turn is rolled and played, by the dice (None
         # before the roll), for this context and cube (see _turn_state)
         self._turn_states: tuple[dict[object, MatchState], ...] = ({}, {})
+
+    def trial(self) -> Game:
+        """A copy to try a reading of a log on (see :mod:`rules.replay`): its own log and
+        counts of turns; everything else is a value, or a cache both may share."""
+        other = copy.copy(self)
+        other.log = list(self.log)
+        other.turns = list(self.turns)
+        return other
 
     # --- reading the state ---------------------------------------------------
 
@@ -547,47 +558,76 @@ class Game:
         self._log(Act.DOUBLE, self.turn, note=Message("note-offers", {"cube": self.cube * 2}))
 
     def take(self) -> None:
-        """Accept the double: the cube doubles and the taker owns it (WBF 23)."""
+        """Accept the double: the cube doubles and the taker owns it (WBF 23).
+
+        After a beaver the original doubler takes the redouble, and the cube, now
+        at 4 times its value before the double, stays with the beaverer: during the
+        immediate redoubles the cube does not change hands (Galore 2.8, 5.4).
+        """
         self._require(Phase.DOUBLED, _NOT_NOW_TAKE)
-        self._accept_cube(2, Act.TAKE)
+        taker = self.acting
+        owner = 1 - taker if self.beavered else taker
+        self.cube *= 2
+        self.cube_owner = owner
+        self._turn_states = ({}, {})  # the states of another cube: found at the next miss
+        self.phase = Phase.ROLL
+        self.offered_by = None
+        self.beavered = False
+        self._log(Act.TAKE, taker, note=Message("note-cube", {"cube": self.cube}))
 
     def drop(self) -> None:
-        """Refuse the double: the doubler wins the cube's value before the double (WBF 23)."""
+        """Refuse the double: the doubler wins the cube's value before the double (WBF 23).
+
+        After a beaver the original doubler drops the redouble: the beaverer wins
+        the cube's value before the beaver, the double they accepted (Galore 2.6, 2.8).
+        """
         self._require(Phase.DOUBLED, _NOT_NOW_DROP)
-        dropper = 1 - self.turn
+        dropper = self.acting
         self.offered_by = None
+        self.beavered = False
         self._end(
-            GameResult(winner=self.turn, points=self.cube, outcome=Outcome.DROP, cube=self.cube)
+            GameResult(winner=1 - dropper, points=self.cube, outcome=Outcome.DROP, cube=self.cube)
         )
         self._log(Act.DROP, dropper, note=Message("note-to-doubler", {"count": self.cube}))
 
     def beaver(self) -> None:
-        """Money play with beavers (Galore 2.8): take and at once redouble, keeping the cube."""
+        """Money play with beavers (Galore 2.8): the player doubled takes and at once
+        redoubles, keeping the cube; the original doubler then takes or drops by the
+        usual rules (:meth:`take`, :meth:`drop`) before anyone rolls.
+        """
         self._require(Phase.DOUBLED, _NOT_NOW_BEAVER)
         if not self._beaver_allowed():
             if not self.context.money:
                 raise IllegalActionError(Message("beaver-match"), rule="Galore 4")
+            if self.beavered:
+                raise IllegalActionError(Message("beaver-twice"), rule="Galore 2.8")
             raise IllegalActionError(Message("beaver-off"), rule="Galore 2.8")
-        self._accept_cube(4, Act.BEAVER)
-
-    def _accept_cube(self, factor: int, act: Act) -> None:
-        """The taker owns the cube, now ``factor`` times its value; the doubler rolls."""
-        taker = 1 - self.turn
-        self.cube *= factor
-        self.cube_owner = taker
-        self._turn_states = ({}, {})  # the states of another cube: found at the next miss
-        self.phase = Phase.ROLL
-        self.offered_by = None
-        self._log(act, taker, note=Message("note-cube", {"cube": self.cube}))
+        beaverer = self.acting
+        self.cube *= 2  # the double, accepted
+        self.cube_owner = beaverer  # and kept through the redouble (Galore 5.4)
+        self._turn_states = ({}, {})
+        self.offered_by = beaverer  # the redouble waits for the original doubler
+        self.beavered = True
+        self._log(Act.BEAVER, beaverer, note=Message("note-beaver", {"cube": self.cube * 2}))
 
     def _beaver_allowed(self) -> bool:
         rules = self.context.rules
-        return isinstance(rules, MoneyRules) and rules.beavers and self.phase is Phase.DOUBLED
+        return (
+            isinstance(rules, MoneyRules)
+            and rules.beavers
+            and self.phase is Phase.DOUBLED
+            and not self.beavered
+        )
 
     def resign(
         self, level: Resignation | int = Resignation.SINGLE, *, player: int | None = None
     ) -> None:
-        """Offer to resign a single game, a gammon or a backgammon (Galore 2.7)."""
+        """Offer to resign a single game, a gammon or a backgammon.
+
+        No seed has a rule on resigning: this is the common practice of servers and of
+        gnubg (the opponent accepts or plays on). What a resigned game is worth uses the
+        values of WBF 25 and Galore 2.7, times the cube.
+        """
         level = Resignation(level)
         if level is Resignation.NONE:
             raise IllegalActionError(Message("resignation-levels"))

@@ -24,7 +24,10 @@ from .position import Variation
 
 
 class Outcome(Enum):
-    """How a game ended (Galore 2.7, WBF 23, 25)."""
+    """How a game ended (Galore 2.7, WBF 23, 25).
+
+    A game given up is common practice, in no seed; its points are WBF 25's.
+    """
 
     SINGLE = "single"
     GAMMON = "gammon"

@@ -328,6 +328,9 @@ CATALOG: Final[Mapping[str, Template]] = {
     ),
     "beaver-match": gettext_noop("beavers are a money-play rule, never used in a match"),
     "beaver-off": gettext_noop("this money game is played without beavers"),
+    "beaver-twice": gettext_noop(
+        "the beaver is answered by the original doubler, who takes or drops"
+    ),
     "resignation-levels": gettext_noop(
         "a resignation gives up a single game, a gammon or a backgammon"
     ),
@@ -430,12 +433,18 @@ CATALOG: Final[Mapping[str, Template]] = {
     "kind-unfinished": gettext_noop("unfinished match"),
     "kind-length": gettext_noop("even match length"),
     "kind-continued": gettext_noop("match continued from another file"),
+    "kind-greedy-bear-off": gettext_noop("automatic bear-off"),
     "kind-rules": gettext_noop("entry the rules refuse"),
     "kind-not-read": gettext_noop("rest of the file not read"),
     # --- replaying a match log: the problems (name, other, winner...: players' names)
     "log-even-length": gettext_noop(
         "a %(length)s-point match: a match is played to an odd number of points (WBF 3); "
         "the games are replayed as a match to %(length)s, as written"
+    ),
+    "log-greedy-bear-off": gettext_noop(
+        "in game %(number)s the server bore off by itself: %(name)s's rolls are written "
+        "without a play where checkers came off, and the replay bears off as many as each "
+        "roll allows, as the later lines agree"
     ),
     "log-continues": gettext_noop(
         "this file continues a match at %(a)s-%(b)s: the score is counted from there"
@@ -488,6 +497,10 @@ CATALOG: Final[Mapping[str, Template]] = {
     "log-unanswered-double": gettext_noop(
         "%(name)s neither took nor dropped %(doubler)s's double before the next roll: "
         "the replay takes it as taken"
+    ),
+    "log-unanswered-beaver": gettext_noop(
+        "%(name)s neither took nor dropped %(doubler)s's beaver before the next roll, as the "
+        "doubler must after a beaver (Galore 2.8): the replay takes it as taken"
     ),
     "log-out-of-turn": gettext_noop(
         "%(name)s rolls %(roll)s out of turn: it is %(other)s's turn; the roll is left out"
@@ -585,6 +598,8 @@ CATALOG: Final[Mapping[str, Template]] = {
         "%(count)s point to the doubler", "%(count)s points to the doubler"
     ),
     "note-cube": gettext_noop("cube at %(cube)s"),
+    # Translators: a beaver: the player doubled takes and at once redoubles, keeping the cube
+    "note-beaver": gettext_noop("beavers: redoubles to %(cube)s, keeping the cube"),
     "note-no-play": gettext_noop("no legal play: the turn is lost (WBF 17)"),
     # --- a game's cube actions in a few words: "2 taken, 4 dropped"
     # Translators: the list of a game's cube actions, e.g. "2 taken, 4 dropped"

@@ -96,6 +96,30 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     )
 
 
+def greedy_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
+    """The plays that bear off as many checkers as the roll allows, the way some servers
+    play a bear-off by themselves ("greedy" bear-off); empty unless every checker of the
+    player on roll is home (WBF 22) and the roll bears at least one off.
+
+    More than one play may bear off that many: they come with the fewest pips left first
+    (the dice used to the full), then in the order of their results, so the first is the
+    same play every time.
+
+    >>> home = Position.from_counts([13, 0, 0, 1, 0, 1] + [0] * 20, [0] * 24 + [15, 0])
+    >>> [p.notation for p in greedy_plays(home, (6, 1))]
+    ['5/off 3/2', '5/off']
+    """
+    if position[0] & _OUTSIDE:
+        return ()
+    before = position[0] & 15
+    plays = legal_plays(position, dice)
+    most = max((play.result[1] & 15 for play in plays), default=before)
+    if most == before:
+        return ()
+    greedy = [play for play in plays if play.result[1] & 15 == most]
+    return tuple(sorted(greedy, key=lambda play: (play.result.pips[1], play.result)))
+
+
 class LegalPlays(Sequence[Play]):
     """The legal plays of one roll, made into plays when read.
 

@@ -35,6 +35,7 @@ Message('points', {'count': 1})
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -56,8 +57,9 @@ from .matfile import (
     roll_cell,
 )
 from .messages import Message
-from .movegen import legal_plays, partial_results
+from .movegen import greedy_plays, legal_plays, partial_results
 from .notation import parse_moves, written_result
+from .play import Play
 from .position import Position
 
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -86,6 +88,7 @@ class ProblemKind(StrEnum):
     UNFINISHED = "unfinished"
     LENGTH = "length"  # a note: an even length, replayed as written
     CONTINUED = "continued"  # a note: the file continues a match from another file
+    GREEDY_BEAR_OFF = "greedy-bear-off"  # a note: the server bore off by itself
     RULES = "rules"  # any other action the engine refuses
     NOT_READ = "not-read"  # the file goes on past the games its length allows
 
@@ -116,6 +119,7 @@ _HEADINGS = {
     ProblemKind.UNFINISHED: Message("kind-unfinished"),
     ProblemKind.LENGTH: Message("kind-length"),
     ProblemKind.CONTINUED: Message("kind-continued"),
+    ProblemKind.GREEDY_BEAR_OFF: Message("kind-greedy-bear-off"),
     ProblemKind.RULES: Message("kind-rules"),
     ProblemKind.NOT_READ: Message("kind-not-read"),
 }
@@ -243,6 +247,9 @@ class ReplayedGame:
             elif parts and double is not None:
                 parts[-1] = _cube_words(double, action.action)
                 double = None
+                if action.action == "beaver" and not action.annulled:
+                    double = action  # a redouble, which the original doubler answers
+                    parts.append(_cube_words(action, None))
         return Message("cube-story", {"actions": tuple(parts)})
 
     @property
@@ -402,7 +409,7 @@ def replay_match(record: MatchRecord) -> Replay:
                     ),
                 )
             )
-        replayed = _GameReplay(record_game, context, names, problems).run()
+        replayed = _GameReplay(record_game, context, names, problems, notes=notes).run()
         if replayed.result is None:
             counted = False
         if counted and replayed.result is not None:
@@ -530,11 +537,16 @@ class _GameReplay:
         problems: list[Problem],
         *,
         cells: bool = False,
+        notes: list[Problem] | None = None,
     ) -> None:
         self.record = record
         self.context = context
         self.names = names
         self.problems = problems
+        self.notes: list[Problem] = [] if notes is None else notes
+        self.greedy_noted = False  # the note that the server bore off by itself, once a game
+        self.trying = False  # a trial of one reading of the log (see greedy): no trials within
+        self.index = 0  # the entry being replayed
         self.length = context.length
         self.number = context.number
         self.game = Game(context, dice=EnteredDice())
@@ -565,9 +577,16 @@ class _GameReplay:
         self.problems.append(Problem(entry.line, self.number, kind, note))
 
     def run(self) -> _GameReplay:
+        self.replay_from(0)
+        return self.finish()
+
+    def replay_from(self, start: int) -> None:
+        """Replay the game's entries from ``start`` on."""
         entries = self.record.entries
         handlers = _HANDLERS
-        for index, entry in enumerate(entries):
+        for index in range(start, len(entries)):
+            entry = entries[index]
+            self.index = index
             if self.unplayed is not None:
                 self.settle(entry)
             self.next_entry = entries[index + 1] if index + 1 < len(entries) else None
@@ -576,6 +595,10 @@ class _GameReplay:
             except RulesError as error:  # an action the engine refuses that no check above named
                 refused = Message("log-refused", {"entry": repr(entry.text), "reason": error.cited})
                 self.problem(entry, ProblemKind.RULES, refused)
+
+    def finish(self) -> _GameReplay:
+        """The end of the game's entries: what the log leaves open is said."""
+        entries = self.record.entries
         # A roll with no play as the log's last word: the log was cut off, nobody is to blame;
         # the game has no result, which is said below.
         if self.unplayed is not None and self.unplayed.play is not None:
@@ -614,6 +637,8 @@ class _GameReplay:
             if entry.play is not None:
                 self.cells.append(Cell(roller, entry.text))
             return
+        if entry.play == "" and self.greedy(entry):
+            return
         if entry.play is not None:
             self.next_entry = after
             self.play(entry, entry.play)
@@ -625,6 +650,64 @@ class _GameReplay:
         self.problem(entry, ProblemKind.UNKNOWN_PLAY, unknown)
         self.unknown = True
         self.cube = self.game.cube
+
+    # --- a server's greedy bear-off ---------------------------------------------------
+
+    def greedy(self, entry: Entry) -> bool:
+        """A roll written with no play in the bear-off, read as the server's own play.
+
+        Some servers bear off by themselves ("greedy"), as many checkers as the roll
+        allows, and write the roll alone. When the roll can bear a checker off, the
+        greedy play is tried against the rest of the game, and so is the roll as
+        written (nothing played, an illegal play): the greedy play is taken when the
+        game's later lines agree with it at least as well, and the file gets one note a
+        game instead of an accusation (WBF 17 would call it playing nothing). More than
+        one play may bear off that many: the one the later lines agree with best is
+        taken, the first of :func:`rules.movegen.greedy_plays` when they agree alike.
+        A trial itself takes the first greedy play where it meets another such roll.
+        """
+        assert entry.dice is not None
+        game = self.game
+        if self.unknown or game.phase is not Phase.MOVE:
+            return False
+        candidates = greedy_plays(game.position, entry.dice)
+        if not candidates:
+            return False
+        chosen: Play = candidates[0]
+        if not self.trying:
+            costs = [(self.trial(entry, play), order) for order, play in enumerate(candidates)]
+            best, order = min(costs)
+            if best > self.trial(entry, None):
+                return False  # the later lines say nothing was played after all
+            chosen = candidates[order]
+        game.play(chosen)
+        if self.writes:
+            self.cells.append(Cell(entry.player, roll_cell(entry.dice, _moves(game.log[-1]))))
+        if not self.greedy_noted and not self.trying:
+            self.greedy_noted = True
+            greedy = Message(
+                "log-greedy-bear-off",
+                {"name": self.names[entry.player], "number": self.number},
+            )
+            self.notes.append(Problem(entry.line, self.number, ProblemKind.GREEDY_BEAR_OFF, greedy))
+        return True
+
+    def trial(self, entry: Entry, play: Play | None) -> int:
+        """How many problems the rest of the game has once the roll of ``entry`` is
+        played as ``play`` (None: nothing played, as written)."""
+        trial = copy.copy(self)
+        trial.game = self.game.trial()
+        trial.problems, trial.notes, trial.cells = [], [], []
+        trial.cube_actions = list(self.cube_actions)
+        trial.writes, trial.trying = False, True
+        if play is None:
+            trial.play(entry, "")
+        else:
+            trial.game.play(play)
+        trial.problems.clear()  # what the reading itself says is not the later lines'
+        trial.replay_from(self.index)
+        trial.finish()
+        return len(trial.problems)
 
     # --- rolls and plays -----------------------------------------------------------
 
@@ -656,7 +739,7 @@ class _GameReplay:
         elif game.phase is Phase.DOUBLED:
             doubler = 1 - game.acting
             unanswered = Message(
-                "log-unanswered-double",
+                "log-unanswered-beaver" if game.beavered else "log-unanswered-double",
                 {"name": self.names[game.acting], "doubler": self.names[doubler]},
             )
             self.problem(entry, ProblemKind.NO_DOUBLE, unanswered)
@@ -857,8 +940,13 @@ class _GameReplay:
                 return
             if action == "drop":
                 self.forced = GameResult(1 - player, self.cube, Outcome.DROP, self.cube)
+            elif action == "beaver":
+                # the double taken and redoubled: the original doubler answers (Galore 2.8)
+                self.cube, self.offer = self.offer, self.offer * 2
+                self.cube_actions.append(CubeAction(entry.line, player, action, self.offer))
+                return
             else:
-                self.cube = self.offer * (2 if action == "beaver" else 1)
+                self.cube = self.offer
             self.offer = None
             self.cube_actions.append(CubeAction(entry.line, player, action, self.cube))
             return
@@ -874,7 +962,9 @@ class _GameReplay:
             self.problem(entry, ProblemKind.NO_DOUBLE, unoffered)
             return
         {"take": game.take, "drop": game.drop, "beaver": game.beaver}[action]()
-        self.cube_actions.append(CubeAction(entry.line, player, action, game.cube))
+        # a beaver's cube is the redouble it offers; the original doubler answers it
+        cube = game.cube * 2 if action == "beaver" else game.cube
+        self.cube_actions.append(CubeAction(entry.line, player, action, cube))
 
     # --- the end ---------------------------------------------------------------------
 
@@ -1062,6 +1152,9 @@ def _cell(action: Action) -> Cell | None:
     if act is Act.DOUBLE:
         assert action.state is not None
         return Cell(action.player, f" Doubles => {action.state.cube * 2}")
+    if act is Act.BEAVER:
+        assert action.state is not None  # the cube taken, and the redouble it offers
+        return Cell(action.player, f" Beavers => {action.state.cube * 2}")
     if act in (Act.TAKE, Act.DROP):
         return Cell(action.player, " Takes" if act is Act.TAKE else " Drops")
     return None

@@ -269,6 +269,13 @@ AUDIT_SAMPLES = [
     ("dispute.decided", {"dispute": 1, "changed": 1}, None, None),
     ("dispute.decided", {"dispute": 1, "changed": 2}, None, None),
     ("dispute.closed", {"dispute": 1}, None, None),
+    (
+        "dispute.sheet_applied",
+        {"dispute": 1, "changed": 1, "a": 1, "b": 0, "name": "Bruno Bianchi"},
+        None,
+        None,
+    ),
+    ("dispute.sheet_applied", {"dispute": 1, "changed": 0, "a": 3, "b": 1, "name": ""}, None, None),
     ("tournament.created", {"name": "Open di Genova"}, None, {"venue": "Zenzero"}),
     ("tournament.imported", {"name": "Open di Genova"}, None, None),
     ("event.created", {"event": "Principale"}, None, {"format": "single"}),

@@ -1,11 +1,13 @@
 """The game state machine: opening roll, cube, Crawford, resignations, scoring, the log."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from rules import IllegalActionError, IllegalPlayError
 from rules.dice import EnteredDice, SeededDice
 from rules.game import Act, Game, Phase
-from rules.match import GameContext, MatchRules, MoneyRules, Outcome
+from rules.match import GameContext, GameResult, MatchRules, MoneyRules, Outcome
 from rules.matchid import Resignation
 from tests.rules.helpers import board
 
@@ -123,13 +125,94 @@ def test_beaver_is_refused_in_a_match_galore_4():
         game.beaver()
 
 
-def test_money_beaver_keeps_the_cube_galore_2_8():
-    game = Game(GameContext(rules=MoneyRules(beavers=True)), dice=EnteredDice((3, 1)))
-    game.roll_opening()
+def beavered(rolls=((3, 1),)):
+    """A money game where player 0 doubled to 2 and player 1 beavered (Galore 2.8)."""
+    game = Game(GameContext(rules=MoneyRules(beavers=True)), dice=EnteredDice(*rolls))
+    game.roll_opening()  # player 0 plays 3-1
     game.play("8/5 6/5")
+    game.roll((5, 2))
+    game.play("13/8 13/11")
+    game.double()  # player 0 offers 2
+    game.beaver()  # player 1 takes and redoubles to 4, keeping the cube
+    return game
+
+
+def test_after_a_beaver_the_original_doubler_must_take_or_drop_galore_2_8():
+    # "il giocatore che ha raddoppiato per primo deve scegliere se accettare oppure no,
+    # seguendo le regole standard del raddoppio" (Galore 2.8)
+    game = beavered()
+    assert game.phase is Phase.DOUBLED and game.acting == 0 and game.turn == 0
+    assert game.available() == {Act.TAKE, Act.DROP}  # not a roll, not a second beaver
+    assert game.waiting == "player 0 is to take or drop"
+    assert (game.cube, game.cube_owner) == (2, 1)  # the double accepted, the cube kept
+    state = game.match_state
+    assert state.double_offered and state.turn == 0 and state.cube == 2
+    with pytest.raises(IllegalActionError, match="a roll is not possible now"):
+        game.roll((6, 5))
+    with pytest.raises(IllegalActionError, match=r"Galore 2\.8"):
+        game.beaver()
+    assert str(game.log[-1].note) == "beavers: redoubles to 4, keeping the cube"
+
+
+def test_a_beaver_taken_puts_the_cube_at_4_with_the_beaverer_galore_2_8_and_5_4():
+    # during the immediate redoubles the cube does not change hands (Galore 5.4)
+    game = beavered()
+    game.take()
+    assert (game.cube, game.cube_owner, game.phase, game.turn) == (4, 1, Phase.ROLL, 0)
+    assert [a.act for a in game.log][-3:] == [Act.DOUBLE, Act.BEAVER, Act.TAKE]
+    assert game.log[-1].player == 0
+    # the original doubler rolls; only the beaverer may redouble
+    assert game.double_refusal() is not None
+    game.roll((6, 5))
+    assert game.phase is Phase.MOVE
+    assert Game.replay(game.log, game.context).log == game.log
+
+
+def test_a_beaver_dropped_gives_the_beaverer_the_cube_before_the_beaver_galore_2_6_2_8():
+    # "Se un giocatore rifiuta un redouble, egli concede all'avversario i punti che erano
+    # in palio prima del redouble" (Galore 2.6): the double to 2, accepted by the beaver
+    game = beavered()
+    game.drop()
+    assert game.result == GameResult(winner=1, points=2, outcome=Outcome.DROP, cube=2)
+    assert game.log[-1].act is Act.DROP and game.log[-1].player == 0
+    assert Game.replay(game.log, game.context).result == game.result
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    redoubles=st.integers(0, 3),
+    answer=st.sampled_from(["take", "drop"]),
+)
+def test_a_beaver_at_any_cube_follows_the_usual_rules_after_it_galore_2_8(seed, redoubles, answer):
+    """At any cube: the beaverer owns the cube at 4 times its value before the double
+    once the doubler takes; the doubler's drop gives the beaverer twice that value."""
+    game = Game(GameContext(rules=MoneyRules(beavers=True)), dice=SeededDice(seed))
+    while game.phase is Phase.OPENING:
+        game.roll_opening()
+    while not game.over:
+        if game.phase is Phase.MOVE:
+            game.play(game.legal_plays[0])
+        elif game.phase is Phase.ROLL and Act.DOUBLE in game.available():
+            if redoubles == 0:
+                break
+            game.double()
+            game.take()
+            redoubles -= 1
+        else:
+            game.roll()
+    assume(not game.over)
+    before, doubler = game.cube, game.turn
     game.double()
     game.beaver()
-    assert game.cube == 4 and game.cube_owner == 0 and game.turn == 1
+    assert game.acting == doubler and game.cube_owner == 1 - doubler
+    getattr(game, answer)()
+    if answer == "take":
+        assert (game.cube, game.cube_owner, game.turn) == (4 * before, 1 - doubler, doubler)
+        assert game.phase is Phase.ROLL
+    else:
+        assert (game.result.winner, game.result.points) == (1 - doubler, 2 * before)
+    assert Game.replay(game.log, game.context).log == game.log
 
 
 def test_resignation_accepted_scores_level_times_cube():

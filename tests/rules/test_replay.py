@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from rules.game import Act
 from rules.matfile import format_mat, games_allowed, read_mat
 from rules.messages import Message
 from rules.replay import ProblemKind, replay_match, written_games
@@ -312,7 +313,53 @@ def test_beavers_are_not_match_play():
     assert found[0] == (line_of(text, "Beavers"), 1, "beaver")
 
 
-def test_a_money_session_with_a_beaver():
+def test_a_money_session_with_a_beaver_taken():
+    # Galore 2.8: after Anna's beaver, Bruno (who doubled) takes; the cube stays Anna's
+    # (Galore 5.4), so Bruno's next double is not his to make
+    text = mat(
+        (
+            (0, 0),
+            [
+                row(1, "31: 8/5 6/5", " Doubles => 2"),
+                row(2, " Beavers => 4", " Takes"),
+                row(3, "", "52: 13/8 13/11"),
+                row(4, "64: 24/18 13/9", " Doubles => 8"),
+                row(5, " Drops", "Wins 4 points"),
+            ],
+        ),
+        length=0,
+    )
+    replay, found = problems(text)
+    assert [kind for _, _, kind in found] == ["cube-owner"]
+    game = replay.games[0]
+    assert (game.cube, game.winner, game.points) == (4, 1, 4)
+    assert game.cube_summary == "2 beavered, 4 taken, 4 annulled dropped"
+    assert [a.act for a in game.log][2:5] == [Act.DOUBLE, Act.BEAVER, Act.TAKE]
+
+
+def test_a_money_session_with_a_beaver_dropped_gives_the_double_s_value():
+    # Galore 2.6 and 2.8: Bruno drops the redouble, and loses the 2 the beaver accepted
+    text = mat(
+        (
+            (0, 0),
+            [
+                row(1, "31: 8/5 6/5", " Doubles => 2"),
+                row(2, " Beavers => 4", " Drops"),
+                row(3, "Wins 2 points"),
+            ],
+        ),
+        length=0,
+    )
+    replay, found = problems(text)
+    assert found == []  # no match length: nothing to finish, beavers allowed (Galore 2.8)
+    game = replay.games[0]
+    assert (game.cube, game.winner, game.points) == (2, 0, 2)
+    assert game.cube_summary == "2 beavered, 4 dropped"
+    assert replay.final_score == (2, 0) and replay.winner is None
+    assert "Beavers => 4" in replay.to_mat() and "Drops" in replay.to_mat()
+
+
+def test_a_beaver_left_unanswered_is_taken_and_said_so():
     text = mat(
         (
             (0, 0),
@@ -325,10 +372,13 @@ def test_a_money_session_with_a_beaver():
         length=0,
     )
     replay, found = problems(text)
-    assert found == []  # no match length: nothing to finish, beavers allowed (Galore 2.8)
+    assert [kind for _, _, kind in found] == ["no-double"]
+    assert replay.problems[0].message == (
+        "Bruno neither took nor dropped Anna's beaver before the next roll, as the doubler "
+        "must after a beaver (Galore 2.8): the replay takes it as taken"
+    )
     game = replay.games[0]
-    assert (game.cube, game.winner, game.points, game.cube_summary) == (4, 1, 4, "2 beavered")
-    assert replay.final_score == (0, 4) and replay.winner is None
+    assert (game.cube, game.winner, game.points) == (4, 1, 4)
 
 
 def test_a_problem_is_a_kind_and_a_message_with_the_engines_refusal_inside():

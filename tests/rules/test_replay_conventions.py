@@ -376,3 +376,154 @@ def test_the_rewritten_files_hold_each_convention():
                     action.act is Act.ROLL and game.log[index + 1].act is Act.RESIGN
                 )
     assert forced_plays > 10 and rolled_resignations > 2
+
+
+# --- a server that bears off by itself ("greedy" bear-off) -----------------------------------
+
+
+def greedy_match(seed, length, *, nothing_at=None):
+    """A match the engine plays at random, bearing off as a greedy server does: whenever
+    the roll bears a checker off, the first of the greedy plays. ``nothing_at``: (game,
+    turn) where the player on roll plays nothing instead, in the bear-off (an illegal play
+    a player really made, which the opponent accepted by rolling, WBF 14).
+    """
+    import random
+
+    from rules.dice import SeededDice
+    from rules.match import Match
+    from rules.movegen import greedy_plays
+
+    chooser, dice = random.Random(seed), SeededDice(seed)
+    match, games = Match(length), []
+    while not match.over:
+        game = Game(match.next_game, dice=dice)
+        while not game.over:
+            if game.phase is Phase.OPENING:
+                game.roll_opening()
+            elif game.phase is Phase.ROLL:
+                if Act.DOUBLE in game.available() and chooser.random() < 0.05:
+                    game.double()
+                else:
+                    game.roll()
+            elif game.phase is Phase.MOVE:
+                greedy = greedy_plays(game.position, game.dice)
+                turn = (len(games), sum(game.turns))
+                if greedy and nothing_at == turn and len(game.legal_plays) > 1:
+                    game.play("", accept_illegal=True)
+                elif greedy:
+                    game.play(greedy[0])
+                else:
+                    game.play(chooser.choice(game.legal_plays))
+            elif game.phase is Phase.DOUBLED:
+                (game.take if chooser.random() < 0.7 else game.drop)()
+        games.append(game)
+        match = match.add(game.result)
+    return match, games
+
+
+def greedy_turn(game, index):
+    """Whether the action at ``index`` is a play a greedy server makes by itself."""
+    from rules.movegen import greedy_plays
+
+    action, before = game.log[index], game.log[index - 1]
+    return (
+        action.act is Act.PLAY
+        and action.steps is not None
+        and bool(greedy_plays(before.position, before.dice))
+    )
+
+
+def as_greedy_servers_write(games):
+    """The games with every play a greedy server makes written as the roll alone."""
+    written = []
+    for game, plain in zip(games, written_games(games), strict=True):
+        cells, out = iter(plain.cells), []
+        for index, action in enumerate(game.log):
+            if action.act in (Act.PLAY, Act.NO_PLAY, Act.DOUBLE, Act.TAKE, Act.DROP):
+                cell = next(cells)
+                if greedy_turn(game, index):
+                    dice = game.log[index - 1].dice
+                    cell = Cell(action.player, f"{dice[0]}{dice[1]}:")
+                out.append(cell)
+        written.append(
+            WrittenGame(plain.score, tuple(out), plain.winner, plain.points, plain.wins_match)
+        )
+    return written
+
+
+def noted_games(games):
+    """The games where a greedy server wrote a roll alone that had more than one play."""
+    noted = []
+    for number, game in enumerate(games, 1):
+        for index in range(1, len(game.log)):
+            before = game.log[index - 1]
+            if greedy_turn(game, index) and len(legal_plays(before.position, before.dice)) > 1:
+                noted.append(number)
+                break
+    return noted
+
+
+def test_a_greedy_bear_off_written_as_the_rolls_alone_accuses_nobody():
+    # the seed's bear-offs: rolls written without a play where checkers came off; the
+    # replay bears off as many as each roll allows and notes it once a game
+    _, games = greedy_match(3, 5)
+    text = format_mat(length=5, players=NAMES, games=as_greedy_servers_write(games))
+    assert noted_games(games)  # the file has such rolls, with a choice to make
+    replay = replayed(text)
+    assert replay.problems == ()
+    assert plays(replay.games) == plays(games)
+    assert results(replay.games) == [
+        (g.result.winner, g.result.points, g.result.outcome) for g in games
+    ]
+    notes = replay.notes
+    assert [note.game for note in notes] == noted_games(games)
+    assert {note.kind for note in notes} == {ProblemKind.GREEDY_BEAR_OFF}
+    assert notes[0].message.startswith(f"in game {notes[0].game} the server bore off by itself")
+    assert str(notes[0].heading) == "automatic bear-off"
+    # the file written back holds the plays the server made
+    rewritten = replayed(replay.to_mat())
+    assert rewritten.problems == () and rewritten.notes == ()
+
+
+def test_nothing_played_where_a_play_was_due_outside_the_bear_off_is_still_reported():
+    # 3-1 from the start is no bear-off: an empty play there is WBF 17's, as before
+    text = mat(((0, 0), [row(1, "", "41: 13/9 24/23"), row(2, "31:", "52: 13/8 13/11")]))
+    replay = replayed(text)
+    assert kinds(replay)[0] is ProblemKind.ILLEGAL_PLAY and replay.notes == ()
+
+
+NOTHING_AT = (0, 101)  # seed 3: the first game's 102nd play, in the bear-off
+
+
+def test_nothing_played_in_the_bear_off_that_the_later_lines_bear_out_is_still_reported():
+    # the player really played nothing with a roll that bore off checkers: their next
+    # plays move the checkers a greedy server would have taken off, so nobody bore off
+    _, games = greedy_match(3, 5, nothing_at=NOTHING_AT)
+    illegal = [
+        (number, action)
+        for number, game in enumerate(games, 1)
+        for action in game.log
+        if action.act is Act.PLAY and action.illegal
+    ]
+    assert len(illegal) == 1
+    number, action = illegal[0]
+    written = written_games(games)
+    replay = replayed(format_mat(length=5, players=NAMES, games=written))
+    assert [(p.game, p.kind) for p in replay.problems] == [(number, ProblemKind.ILLEGAL_PLAY)]
+    assert replay.problems[0].message.startswith(f"{NAMES[action.player]} plays nothing with")
+    assert plays(replay.games) == plays(games) and replay.notes == ()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), length=st.sampled_from([1, 3, 5]))
+def test_an_engine_bear_off_written_greedily_replays_to_the_same_games(seed, length):
+    match, games = greedy_match(seed, length)
+    text = format_mat(length=length, players=NAMES, games=as_greedy_servers_write(games))
+    replay = replayed(text)
+    assert replay.problems == ()
+    assert plays(replay.games) == plays(games)
+    assert results(replay.games) == [
+        (g.result.winner, g.result.points, g.result.outcome) for g in games
+    ]
+    assert (replay.final_score, replay.winner) == (match.score, match.winner)
+    assert [note.game for note in replay.notes] == noted_games(games)
