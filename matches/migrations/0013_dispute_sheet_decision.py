@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0011_result_reports"),
+        ("matches", "0012_table_calls"),
     ]
 
     operations = [
