@@ -345,6 +345,16 @@ def test_a_swiss_bye_is_a_win_that_adds_nothing_to_buchholz():
     assert rows["B"].rank == rows["C"].rank == 1  # equal on every tie-break
 
 
+def test_a_swiss_round_missed_is_a_loss_without_an_opponent():
+    """A late arrival's missed round, counted as lost: a loss, nothing played, no Buchholz."""
+    seeds = {"A": 1, "B": 2, "C": 3}
+    rows = {
+        r.key: r for r in swiss_standings([Result("A", "B", "A")], seeds=seeds, missed={"C": 1})
+    }
+    assert (rows["C"].played, rows["C"].wins, rows["C"].losses, rows["C"].missed) == (0, 0, 1, 1)
+    assert rows["A"].buchholz == 0 and rows["B"].losses == 1
+
+
 def test_round_robin_ties_go_to_head_to_head_then_points_difference():
     seeds = {k: i for i, k in enumerate("ABCD", start=1)}
     results = [
