@@ -201,6 +201,10 @@ def game_record(
 ) -> Game:
     """Record game ``number`` (the next one): refused if another was recorded meanwhile.
 
+    ``cube``: what the game was played for; for a dropped double, the cube before the
+    double, which is what the winner scores (WBF 23). The form asks for the value offered
+    and halves it (:mod:`matches.endings`); the rules check the points against it.
+
     ``board``: the game ended on the site's board, whose service has checked that
     ``user`` acts for the side that ended it; it records the game, and a game still
     being played there cannot be recorded by hand.
