@@ -81,7 +81,9 @@ def room_calls(*, tournament: Tournament) -> list[TableCall]:
         if table is not None and in_it:
             moved[(call.match_id, call.player_id)] = call.table
             continue
-        _taken_back_notify(call, waits=in_it)
+        _taken_back_notify(
+            call, why=("unnumbered" if not tournament.tables else "waits") if in_it else "gone"
+        )
     TableCall.objects.bulk_update(closed, ["closed_at"])
     made = []
     for table in sorted(seated.values(), key=lambda t: t.number):
@@ -152,15 +154,17 @@ def _ready_notify(call: TableCall, match: Match, *, before: int | None) -> None:
     )
 
 
-def _taken_back_notify(call: TableCall, *, waits: bool) -> None:
-    """``waits``: the match is still theirs to play, at no table for now; else it was taken
-    back (deleted, or they are no longer in it)."""
+def _taken_back_notify(call: TableCall, *, why: str) -> None:
+    """``why``: "waits" (the match is still theirs to play, at no table for now),
+    "unnumbered" (the same, the room's tables no longer numbered) or "gone" (the match
+    taken back: deleted, or they are no longer in it)."""
     player_id, match_id, table = call.player_id, call.match_id, call.table
+    still_theirs = why != "gone" and call.match is not None
     player_notify(
         player=call.player,
         subject=gettext_noop("Table %(table)s is no longer yours"),
         template="emails/table_taken_back.txt",
-        context={"match": call.label, "table": table, "waits": waits},
-        path=call.match.get_absolute_url() if waits and call.match else reverse("me"),
+        context={"match": call.label, "table": table, "why": why},
+        path=call.match.get_absolute_url() if still_theirs else reverse("me"),
         still=lambda: _not_called_again(player_id=player_id, match_id=match_id, table=table),
     )

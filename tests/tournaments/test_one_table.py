@@ -62,7 +62,7 @@ def test_the_dashboard_says_the_match_waits_for_the_player_in_play(
     assert f"Waits for {p01.name}, who is at table {at} in another match." in page
     assert "add tables" not in page  # tables are free: more would not seat it
     italian = text(director_client.get(url, HTTP_ACCEPT_LANGUAGE="it"))
-    assert f"Aspetta {p01.name}, che è al tavolo {at} in un'altra partita." in italian
+    assert f"Aspetta {p01.name}, che è al tavolo {at} in un’altra partita." in italian
     # P01's match ends: the match waiting for them takes a table by itself
     side = 0 if playing.player_a_id == p01.pk else 1
     while not Match.objects.get(pk=playing.pk).decided:

@@ -186,3 +186,21 @@ def test_a_player_with_emails_off_is_neither_called_nor_told(
     assert to(second.player_a) == []
     told = [m.subject for m in to(first.player_a)]
     assert told[0] == "[Crawford] Table 1 is no longer yours"
+
+
+def test_tables_no_longer_numbered_tell_the_players_called_to_them(
+    room, director_client, django_capture_on_commit_callbacks
+):
+    tournament = room["event"].tournament
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = director_client.post(
+            reverse("tournament_tables", args=[tournament.pk]), {"tables": ""}
+        )
+    assert answer.status_code == 302
+    assert len(mail.outbox) == 4  # both matches' players, once each
+    first = room["first"]
+    (told,) = to(first.player_a)
+    assert told.subject == "[Crawford] Table 1 is no longer yours"
+    assert "the tables are no longer numbered" in " ".join(told.body.split())
+    assert first.get_absolute_url() in told.body
