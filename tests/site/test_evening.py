@@ -213,3 +213,124 @@ def test_a_director_s_whole_evening(browser, site, django_user_model, directors_
     assert said(lang, "table") in text.lower()
     lines = [line for line in text.splitlines() if at_one.player_a.name in line]
     assert lines and re.match(r"\s*1\b", lines[0]), lines
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_room_shared_by_two_events_on_a_phone(browser, site, director, event_with, lang):
+    """Issue 24: a player entered who arrives after the draw, two events sharing the tables
+    with a player in both (never at two tables), a walkover taken back, and every table
+    email still true when read; the director on a 390-pixel phone."""
+    from django.core import mail
+
+    from club.services import player_create
+    from matches.models import Match
+    from tournaments.models import Event, Table
+    from tournaments.services import entry_register, event_draw
+    from tournaments.venue import tournament_tables_set
+
+    names = ["Éric Lefèvre", "Tommaso Rè", "Zoë Marchetti", "Niccolò D'Agostino"]
+    people = [
+        player_create(name=name, email=f"p{n}@example.org", user=director)
+        for n, name in enumerate(names)
+    ]
+    main = event_with(Event.Format.SINGLE, people[:3])
+    late = people[3]
+    entry_register(event=main, player=late, user=director)  # entered; not here at the draw
+    tournament = main.tournament
+    tournament_tables_set(tournament=tournament, count=2, user=director)
+    event_draw(event=main, seed=1, user=director)
+    (first,) = Match.objects.filter(place__event=main)  # three in four: one match, one bye
+    both = [first.player_a, first.player_b]
+    side = event_with(Event.Format.SWISS, both, swiss_rounds=1)
+    event_draw(event=side, seed=1, user=director)
+    (second,) = Match.objects.filter(place__event=side)
+
+    def seated():
+        return {
+            t.number: t.match
+            for t in Table.objects.filter(tournament=tournament).exclude(match=None)
+        }
+
+    def one_table_each():
+        room = seated()
+        players = [p for m in room.values() for p in (m.player_a_id, m.player_b_id)]
+        assert len(players) == len(set(players)), room  # nobody at two tables
+        return room
+
+    assert one_table_each() == {1: first}  # the side match waits: its players are at table 1
+
+    page = browser.new_page(
+        locale="en-GB" if lang == "en" else "it-IT", viewport={"width": 390, "height": 844}
+    )
+    page.goto(f"{site.url}/accounts/login/")
+    page.locator("#id_username").fill("director")
+    page.locator("#id_password").fill("pw-director-1")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+    def fits():
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390, page.url
+
+    # the dashboard says why the side match waits
+    page.goto(f"{site.url}/tournaments/{tournament.pk}/dashboard/")
+    fits()
+    waits = " ".join(page.locator("main").inner_text().split())
+    for player in both:
+        assert (
+            said(
+                lang,
+                "Waits for %(name)s, who is at table %(table)s in another match.",
+                name=player.name,
+                table=1,
+            )
+            in waits
+        )
+
+    # the player entered who did not check in arrives: into the bye, at the free table
+    page.goto(f"{site.url}/events/{main.pk}/")
+    fits()
+    page.locator("#late select[name=player]").select_option(str(late.pk))
+    page.locator("#late button[type=submit]").click()
+    expect(page.locator(".message").first).to_have_text(
+        said(lang, "%(player)s is entered and checked in.", player=late.name)
+    )
+    fits()
+    room = one_table_each()
+    arrived = room[2]
+    assert late in (arrived.player_a, arrived.player_b) and arrived.place.event_id == main.pk
+
+    # the first match ends: its table goes to the side match, whose players are free now
+    page.goto(f"{site.url}/matches/{first.pk}/")
+    fits()
+    form = page.locator("form[action$='/final-score/']")
+    form.locator("input[name=score_a]").fill("5")
+    form.locator("input[name=score_b]").fill("0")
+    form.locator("button[type=submit]").click()
+    assert one_table_each() == {1: second, 2: arrived}
+
+    # a walkover given by mistake makes the final at once; taken back, the final is gone
+    page.goto(f"{site.url}/matches/{arrived.pk}/")
+    page.locator("form#walkover select[name=winner]").select_option("0")
+    page.locator("form#walkover button[type=submit]").click()
+    fits()
+    confirm(page)
+    final = Match.objects.get(place__event=main, place__round=2)
+    page.locator("form#take-back button[type=submit]").click()
+    confirm(page)
+    assert not Match.objects.filter(pk=final.pk).exists()
+    assert one_table_each()[2] == arrived
+
+    # the players were called to their tables, in their language's words
+    called = [m for m in mail.outbox if m.to == [late.email]]
+    assert called and "2" in called[0].subject
+    # every table email is still true, or was put right by a later one to the same player
+    for player in people:
+        told = [m for m in mail.outbox if m.to == [player.email]]
+        for number, email in enumerate(told):
+            for pk in re.findall(r"/matches/(\d+)/", email.body):
+                if not Match.objects.filter(pk=pk).exists():
+                    later = " ".join(m.subject for m in told[number + 1 :])
+                    assert "no longer" in later or "non è più" in later, email.body
+        table_emails = [m for m in told if re.search(r"\b[0-9]+\b", m.subject)]
+        if player in (first.player_a, first.player_b):  # last called to the side match
+            assert second.get_absolute_url() in table_emails[-1].body
