@@ -2,7 +2,9 @@
 
 Players imported from a CSV file, two events in one room of three tables, a redraw, a
 late arrival into a bye, a wrong walkover put right, a game recorded, the dashboard with
-the match in play, and the printed round with its table numbers. Controls are found by
+the match in play, and the printed round with its table numbers; then (issue 24) a room
+shared by two events on a phone: an entered player arriving late, a player in both events
+never at two tables, a walkover taken back. Controls are found by
 their forms (the same in both languages); what the director reads is checked in the
 language of the browser, through the site's own catalogue.
 """
