@@ -60,6 +60,8 @@ def _entry_change(entry: AuditEntry, who: str) -> str:
         "entry.reinstated": _("%(who)s reinstated %(player)s in %(event)s."),
     }
     if entry.code == "entry.checked_in" and entry.params.get("own"):
+        if who == entry.params.get("player"):  # the account named by its player's name
+            return _("%(player)s checked themselves in for %(event)s.") % entry.params
         return _("%(who)s checked themselves in for %(event)s as %(player)s.") % {
             "who": who,
             **entry.params,
@@ -83,6 +85,8 @@ def _entry_request(entry: AuditEntry, who: str) -> str:
             "%(who)s declined the request of %(player)s to enter %(event)s."
         ),
     }
+    if entry.code == "entry_request.asked" and who == entry.params.get("player"):
+        return _("%(player)s asked to enter %(event)s.") % entry.params  # their own account
     return templates[entry.code] % {"who": who, **entry.params}
 
 

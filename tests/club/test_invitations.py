@@ -243,7 +243,8 @@ def test_each_step_reads_as_a_sentence_in_english_and_italian(anna, director):
     said = [audit_sentence(e) for e in entries]
     assert said[1].startswith("director issued an invitation link for Anna Rossi, valid until")
     assert said[2] == "director withdrew the invitation link of Anna Rossi."
-    assert said[4] == "anna made an account with the invitation for Anna Rossi."
+    # the account is named by its player's name, and the sentence says which account
+    assert said[4] == "Anna Rossi made the account anna with their invitation."
     with translation.override("it"):
         italian = [audit_sentence(e) for e in entries]
     assert all("%(" not in s for s in italian)  # the parameters are all filled in
@@ -423,8 +424,8 @@ def test_a_directing_account_says_it_is_the_player_before_it_is_linked(
     assert Player.objects.get(pk=entered.pk).user == other_director
     said = audit_sentence(audit_for_subject(subject=entered).order_by("-id").first())
     assert said == (
-        f"other, an account that directs tournaments, linked itself to the player "
-        f"{entered.name} with an invitation, saying it is that player."
+        f"{entered.name} linked the account other, which directs tournaments, with their "
+        "invitation, saying it is that player."
     )
 
 

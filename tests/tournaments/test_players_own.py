@@ -67,7 +67,8 @@ def test_a_player_checks_themselves_in_audited_as_done_by_them(
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.CHECKED_IN
     change = audit_for_tournament(tournament_id=event.tournament_id).get(code="entry.checked_in")
     assert change.user == player_user
-    assert audit_sentence(change) == "anna checked themselves in for Main as Anna Rossi."
+    # the account linked to Anna Rossi is named by her name (club.audit.actor_name)
+    assert audit_sentence(change) == "Anna Rossi checked themselves in for Main."
     with translation.override("it"):
         assert "%(" not in audit_sentence(change)
 
@@ -301,7 +302,7 @@ def test_a_player_asks_and_the_director_approves_the_entry_made(
     codes = [e.code for e in audit_for_tournament(tournament_id=event.tournament_id)]
     assert {"entry_request.asked", "entry_request.approved", "entry.registered"} <= set(codes)
     said = [audit_sentence(e) for e in audit_for_tournament(tournament_id=event.tournament_id)]
-    assert "anna asked to enter Main as Anna Rossi." in said
+    assert "Anna Rossi asked to enter Main." in said
     assert "director approved the request of Anna Rossi to enter Main." in said
     assert "director let players ask to enter the events." in said
 
