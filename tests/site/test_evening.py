@@ -270,6 +270,11 @@ def test_the_room_shared_by_two_events_on_a_phone(browser, site, director, event
     page.locator("form button[type=submit]").last.click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
+    def submit(button):
+        """Click, and wait for the page the form leads to (a busy machine is slow to answer)."""
+        with page.expect_navigation():
+            button.click()
+
     def fits():
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390, page.url
 
@@ -292,7 +297,7 @@ def test_the_room_shared_by_two_events_on_a_phone(browser, site, director, event
     page.goto(f"{site.url}/events/{main.pk}/")
     fits()
     page.locator("#late select[name=player]").select_option(str(late.pk))
-    page.locator("#late button[type=submit]").click()
+    submit(page.locator("#late button[type=submit]"))
     expect(page.locator(".message").first).to_have_text(
         said(lang, "%(player)s is entered and checked in.", player=late.name)
     )
@@ -307,18 +312,18 @@ def test_the_room_shared_by_two_events_on_a_phone(browser, site, director, event
     form = page.locator("form[action$='/final-score/']")
     form.locator("input[name=score_a]").fill("5")
     form.locator("input[name=score_b]").fill("0")
-    form.locator("button[type=submit]").click()
+    submit(form.locator("button[type=submit]"))
     assert one_table_each() == {1: second, 2: arrived}
 
     # a walkover given by mistake makes the final at once; taken back, the final is gone
     page.goto(f"{site.url}/matches/{arrived.pk}/")
     page.locator("form#walkover select[name=winner]").select_option("0")
-    page.locator("form#walkover button[type=submit]").click()
+    submit(page.locator("form#walkover button[type=submit]"))
     fits()
-    confirm(page)
+    submit(page.locator("form#confirm button[type=submit]"))
     final = Match.objects.get(place__event=main, place__round=2)
-    page.locator("form#take-back button[type=submit]").click()
-    confirm(page)
+    submit(page.locator("form#take-back button[type=submit]"))
+    submit(page.locator("form#confirm button[type=submit]"))
     assert not Match.objects.filter(pk=final.pk).exists()
     assert one_table_each()[2] == arrived
 
