@@ -127,6 +127,13 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
         if not locked.name:
             raise ValidationError(_("A player needs a name."))
         locked.save()
+        if "email" in changes and locked.user_id is not None:
+            # one address per person (issue 25.1): the linked account's email follows the
+            # player's, so Django's reset, the admin and the notifications agree on it
+            account = get_user_model().objects.select_for_update().get(pk=locked.user_id)
+            if account.email != locked.email:
+                account.email = locked.email
+                account.save(update_fields=["email"])
         after = _facts(locked)
         if after != before:
             audit_record(

@@ -4,16 +4,23 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.accounts import ResetByAddressForm
+
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("matches/", include("matches.urls")),
     path("api/v1/", include("api.urls")),  # the read-only JSON API (README: API)
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # a forgotten password: Django's own views, our templates in templates/registration/
+    # a forgotten password: Django's own views, our templates in templates/registration/;
+    # the account found by the address its mail goes to, the mail our own (issue 25)
     path(
         "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(),
+        auth_views.PasswordResetView.as_view(
+            form_class=ResetByAddressForm,
+            email_template_name="registration/password_reset_email.txt",
+            subject_template_name="registration/password_reset_subject.txt",
+        ),
         name="password_reset",
     ),
     path(
