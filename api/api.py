@@ -336,6 +336,7 @@ def standings(request: HttpRequest, pk: Id):
             "points_for": row.standing.points_for,
             "points_against": row.standing.points_against,
             "difference": row.standing.difference,
+            "withdrawn": row.withdrawn,
         }
         for row in event_standings(event=found, entries=entries, matches=matches)
     ]

@@ -207,6 +207,9 @@ class StandingOut(Schema):
     points_for: int
     points_against: int
     difference: int
+    withdrawn: bool = Field(
+        description="the player has withdrawn: still ranked on the matches played"
+    )
 
 
 class PlacingOut(Schema):

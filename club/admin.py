@@ -6,7 +6,10 @@ The audit trail is read-only: nobody adds, edits or deletes an entry here.
 """
 
 from django.contrib import admin
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
+from .audit import audit_sentence
 from .models import AuditEntry, Player
 from .services import PLAYER_FIELDS, player_create, player_update
 
@@ -53,6 +56,24 @@ class PlayerAdmin(admin.ModelAdmin):
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):
     # imported: who acted is a tournament file's claim, not an account of this site
-    list_display = ["at", "user_name", "imported", "code", "subject_type", "subject_id"]
+    list_display = ["when", "user_name", "imported", "said", "code", "subject_type", "subject_id"]
+    # the change view shows the same "when" and sentence as the list (all read-only)
+    fields = [
+        "when", "user_name", "imported", "imported_username", "said", "code", "params",
+        "before", "after", "subject_type", "subject_id", "match_id", "tournament_id",
+        "dispute_id",
+    ]  # fmt: skip
+    readonly_fields = fields
     list_filter = ["imported", "code"]
     search_fields = ["user_name", "code"]
+
+    @admin.display(description=_("when"), ordering="at")
+    def when(self, entry: AuditEntry) -> str:
+        """The local time, as the entry's title says it (:meth:`AuditEntry.__str__`)."""
+        return f"{timezone.localtime(entry.at):%Y-%m-%d %H:%M}"
+
+    @admin.display(description=_("what happened"))
+    def said(self, entry: AuditEntry) -> str:
+        """The sentence the site's Changes pages show, in the admin's language: staff
+        read what happened, not a code to look up."""
+        return audit_sentence(entry)

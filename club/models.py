@@ -201,7 +201,8 @@ class AuditEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.user_name or '—'}: {self.code}"
+        # local time (settings.TIME_ZONE), as the admin's "When" shows it, not UTC
+        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M} {self.user_name or '—'}: {self.code}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:

@@ -474,6 +474,7 @@ class StandingRow:
     standing: Standing
     player: Player
     pool: str
+    withdrawn: bool = False  # still ranked on what they played, and marked as gone
 
 
 def event_standings(
@@ -487,6 +488,7 @@ def event_standings(
     matches = matches if matches is not None else list(event_matches(event=event))
     drawn = [e for e in entries if e.seed is not None]
     players = {e.player_id: e.player for e in drawn}
+    gone = {e.player_id for e in drawn if e.status == Entry.Status.WITHDRAWN}
     if event.format == Event.Format.SWISS:
         byes: dict[int, int] = {}
         for bye in event.byes.all():
@@ -501,7 +503,7 @@ def event_standings(
             missed = late
         seeds = {e.player_id: e.seed for e in drawn}
         table = swiss_standings(_results(matches), seeds=seeds, byes=byes, missed=missed)
-        return [StandingRow(s, players[s.key], "") for s in table]
+        return [StandingRow(s, players[s.key], "", s.key in gone) for s in table]
     rows = []
     for pool in sorted({e.pool for e in drawn}):
         members = [e for e in drawn if e.pool == pool]
@@ -509,7 +511,8 @@ def event_standings(
         pool_matches = [m for m in matches if m.player_a_id in ids and m.player_b_id in ids]
         seeds = {e.player_id: e.seed for e in members}
         table = round_robin_standings(_results(pool_matches), seeds=seeds)
-        rows += [StandingRow(s, players[s.key], members[0].pool_name) for s in table]
+        pool_name = members[0].pool_name
+        rows += [StandingRow(s, players[s.key], pool_name, s.key in gone) for s in table]
     return rows
 
 

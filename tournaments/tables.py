@@ -1,5 +1,6 @@
 import django_tables2 as tables
 from django.utils.formats import number_format
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from matches.selectors import match_score_sheet
@@ -41,7 +42,7 @@ class EntryTable(tables.Table):
 
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name="#", accessor="standing__rank")
-    player = tables.Column(verbose_name=_("player"), linkify=True)
+    player = tables.Column(verbose_name=_("player"))
     pool = tables.Column(verbose_name=_("pool"))
     played = tables.Column(verbose_name=_("played"), accessor="standing__played")
     wins = tables.Column(verbose_name=_("wins"), accessor="standing__wins")
@@ -51,13 +52,25 @@ class StandingsTable(tables.Table):
     median = tables.Column(verbose_name=_("median"), accessor="standing__median")
     head_to_head = tables.Column(verbose_name=_("head-to-head"), accessor="standing__head_to_head")
     difference = tables.Column(verbose_name=_("points difference"), accessor="standing__difference")
+    # a withdrawn player stays ranked on what they played: the page says so beside the name,
+    # the download in a column of its own (hidden on the page)
+    withdrawn = tables.Column(verbose_name=_("withdrawn"), visible=False)
 
     class Meta:
         attrs = {"class": "table standings"}
         orderable = False
 
+    def render_player(self, value, record):
+        link = format_html('<a href="{}">{}</a>', value.get_absolute_url(), value.name)
+        if not record.withdrawn:
+            return link
+        return format_html('{} <span class="tag muted">{}</span>', link, _("withdrawn"))
+
     def value_player(self, value):
         return value.name
+
+    def value_withdrawn(self, value):
+        return _("yes") if value else ""
 
 
 SWISS_ONLY = ("byes", "buchholz", "median")

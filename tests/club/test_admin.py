@@ -103,3 +103,51 @@ def test_a_player_changed_in_the_admin_is_audited(staff_client, anna, django_use
         ).status_code
         == 403
     )
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_audit_list_shows_the_sites_sentence_in_the_admins_language(
+    staff_client, match5, language
+):
+    """Staff read what happened, as the match's Changes page says it, not a code."""
+    from django.utils import translation
+    from django.utils.html import escape
+
+    entry = AuditEntry.objects.get(match_id=match5.pk, code="match.created")
+    with translation.override(language):
+        said = audit_sentence(entry)
+    changelist = reverse("admin:club_auditentry_changelist")
+    page = staff_client.get(changelist, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert escape(said) in page
+    detail = reverse("admin:club_auditentry_change", args=[entry.pk])
+    page = staff_client.get(detail, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert escape(said) in page
+    assert ("Che cosa è successo" in page) == (language == "it")  # the label, translated
+
+
+def test_an_audit_entrys_title_and_when_agree_on_local_time(staff_client, match5, settings):
+    """The title said UTC and "When" the club's time (Europe/Rome): both say local time."""
+    from datetime import UTC, datetime
+
+    from django.contrib.contenttypes.models import ContentType
+    from django.utils import timezone
+
+    at = datetime(2026, 7, 1, 22, 30, tzinfo=UTC)  # 00:30 the next day in Rome
+    made = AuditEntry.objects.get(match_id=match5.pk, code="match.created")
+    entry = AuditEntry.objects.create(
+        at=at,
+        user_name="chief",
+        code="match.created",
+        params=made.params,
+        subject_type=ContentType.objects.get_for_model(match5),
+        subject_id=match5.pk,
+    )
+    assert settings.TIME_ZONE == "Europe/Rome"
+    assert str(entry).startswith("2026-07-02 00:30 ")
+    assert f"{timezone.localtime(entry.at):%Y-%m-%d %H:%M}" == "2026-07-02 00:30"
+    detail = staff_client.get(reverse("admin:club_auditentry_change", args=[entry.pk]))
+    page = detail.content.decode()
+    assert page.count("2026-07-02 00:30") >= 2  # the title and "When"
+    assert "2026-07-01 22:30" not in page
+    changelist = staff_client.get(reverse("admin:club_auditentry_changelist")).content.decode()
+    assert "2026-07-02 00:30" in changelist and "22:30" not in changelist
