@@ -546,6 +546,16 @@ def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | N
     return Progress("finished")
 
 
+def event_finished(*, event: Event) -> bool:
+    """Whether the event is over (every round played, a knockout's champion known, a Swiss
+    cut made): nobody joins or withdraws any more, so its page offers neither."""
+    if not event.drawn:
+        return False
+    matches = list(event_matches(event=event))
+    knockout = event_knockout(event=event, matches=matches)
+    return event_progress(event=event, matches=matches, knockout=knockout).stage == "finished"
+
+
 @dataclass(frozen=True)
 class RoundPairings:
     number: int
