@@ -44,9 +44,9 @@ from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,
     event_entries,
+    event_finished,
     event_knockout,
     event_matches,
-    event_finished,
     event_one_defeat,
     event_placings,
     event_progress,
