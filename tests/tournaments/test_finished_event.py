@@ -74,3 +74,36 @@ def test_a_withdrawal_from_a_finished_event_is_refused(finished, director_client
         assert f"{finished.name} {said}" in page_words(done)
     entry.refresh_from_db()
     assert entry.status == entry.Status.CHECKED_IN
+
+
+def test_a_refused_reinstatement_names_the_match_the_walkover_led_to(
+    event_with, director, finish, director_client
+):
+    """US rules 4.10: the walkover stands once its winner has begun a later match. The
+    refusal names the match the walkover sent them to (the semi-final), not their latest
+    (the final)."""
+    from tournaments.selectors import event_knockout
+    from tournaments.services import entry_withdraw
+
+    event = event_with(Event.Format.SINGLE, 8, lengths=(5, 5, 5))
+    event_draw(event=event, seed=1, user=director)
+    knockout = event_knockout(event=event)
+    first = knockout.matches["M1-1"]
+    gone = event.entries.get(player=first.player_b)
+    entry_withdraw(entry=gone, user=director)  # a walkover to the other in M1-1
+    for key in ("M1-2", "M1-3", "M1-4"):
+        match = event_knockout(event=event).matches[key]
+        finish(match, match.player_a)
+    semi = event_knockout(event=event).matches["M2-1"]
+    finish(semi, semi.player_a if semi.player_a_id == first.player_a_id else semi.player_b)
+    other = event_knockout(event=event).matches["M2-2"]
+    finish(other, other.player_a)
+    final = event_knockout(event=event).matches["M3-1"]
+    finish(final, final.player_a)
+    semi = event_knockout(event=event).matches["M2-1"]
+    done = director_client.post(
+        reverse("entry_reinstate", args=[gone.pk]), {"confirm": "1"}, follow=True
+    )
+    words = page_words(done)
+    assert f"the later match {semi} has begun" in words
+    assert f"the later match {final} has begun" not in words
