@@ -555,9 +555,16 @@ def event_finished(*, event: Event) -> bool:
     cut made): nobody joins or withdraws any more, so its page offers neither."""
     if not event.drawn:
         return False
-    matches = list(event_matches(event=event))
-    knockout = event_knockout(event=event, matches=matches)
-    return event_progress(event=event, matches=matches, knockout=knockout).stage == "finished"
+    decided = (Match.Status.FINISHED, Match.Status.WALKOVER)
+    if Match.objects.filter(place__event=event).exclude(status__in=decided).exists():
+        return False
+    if event.format != Event.Format.SWISS:  # as event_progress says, in a few queries
+        return True
+    paired = max([*event.places.values_list("round", flat=True)], default=0)
+    paired = max([paired, *event.byes.values_list("round", flat=True)])
+    if paired < (event.swiss_rounds or 0):
+        return False
+    return not event.cut or event.children.exists()
 
 
 @dataclass(frozen=True)
