@@ -522,7 +522,8 @@ def entry_withdraw_view(request, pk: int):
     """Asks first (what the withdrawal does to the draw), then withdraws."""
     entry = _entry(request, pk)
     name = entry.player.name
-    if not confirmed(request) and not event_finished(event=entry.event):  # else refused
+    closed = request.method == "POST" and event_finished(event=entry.event)  # refused at once
+    if not confirmed(request) and not closed:
         walkovers = player_withdrawn_matches(event=entry.event, player=entry.player)
         consequences = [
             _("%(opponent)s gets a walkover in %(match)s.")
