@@ -72,7 +72,8 @@ def _withdrawn_check(event: Event, match: Match) -> None:
 
 def later_match_begun(*, match: Match) -> Match | None:
     """A match of the tournament after this one that either of its players has begun
-    (its first roll or its first recorded game); None when there is none."""
+    (its first roll or its first recorded game); None when there is none. The earliest
+    such match, the one this result led to: Match's own ordering puts the latest first."""
     place = Place.objects.filter(match=match).select_related("event").first()
     if place is None:
         return None
@@ -82,6 +83,7 @@ def later_match_begun(*, match: Match) -> Match | None:
         .filter(Q(player_a_id__in=players) | Q(player_b_id__in=players))
         .filter(Q(status=Match.Status.IN_PLAY) | Q(status=Match.Status.FINISHED))
         .select_related("player_a", "player_b")
+        .order_by("id")
         .first()
     )
 

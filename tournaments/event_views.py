@@ -44,6 +44,7 @@ from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,
     event_entries,
+    event_finished,
     event_knockout,
     event_matches,
     event_one_defeat,
@@ -399,9 +400,12 @@ def _event_context(request, event: Event, **forms) -> dict:
     begun = any(m.status in (m.Status.IN_PLAY, m.Status.FINISHED) for m in matches)
     if directing and event.drawn and event.parent_id is None and not begun:
         context["redraw_form"] = forms.get("redraw_form") or DrawForm()
-    if directing:
+    progress = context["progress"]
+    first_round = progress.stage == "entries" or (progress.stage, progress.round) == ("playing", 1)
+    if directing and first_round:  # a warning that can still change the format or the draw
         context["one_defeat"] = event_one_defeat(event=event, entries=entries)
     late = event.format != Event.Format.ROUND_ROBIN and not context["children"]
+    late = late and progress.stage != "finished"
     if directing and event.drawn and event.parent_id is None and late:
         context["late_form"] = forms.get("late_form") or LateEntryForm(event=event)
     return context
@@ -518,7 +522,8 @@ def entry_withdraw_view(request, pk: int):
     """Asks first (what the withdrawal does to the draw), then withdraws."""
     entry = _entry(request, pk)
     name = entry.player.name
-    if not confirmed(request):
+    closed = request.method == "POST" and event_finished(event=entry.event)  # refused at once
+    if not confirmed(request) and not closed:
         walkovers = player_withdrawn_matches(event=entry.event, player=entry.player)
         consequences = [
             _("%(opponent)s gets a walkover in %(match)s.")

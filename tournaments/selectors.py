@@ -32,6 +32,7 @@ from .pairing.bracket import (
     WinnerOf,
     double_elimination,
     first_defeat_ends,
+    first_match_exits,
     resolve,
     single_elimination,
     with_consolation,
@@ -157,9 +158,10 @@ def event_bracket(*, event: Event, entrants: int) -> Bracket:
     return SHAPES[event.format](entrants, third_place=event.third_place)
 
 
-def event_one_defeat(*, event: Event, entries: list[Entry]) -> tuple[int, int] | None:
-    """(how many go home after their first match, of how many) when that is most of the
-    field: the drawn players, or before the draw those checked in (else those entered)."""
+def event_one_defeat(*, event: Event, entries: list[Entry]) -> tuple[int, int, int] | None:
+    """(fewest, most who go home after their first match, of how many) when a first defeat
+    would end the event for most of the field: the drawn players, or before the draw those
+    checked in (else those entered)."""
     if not event.knockout:
         return None
     drawn = [e for e in entries if e.seed is not None]
@@ -167,8 +169,10 @@ def event_one_defeat(*, event: Event, entries: list[Entry]) -> tuple[int, int] |
     count = len(drawn or playing or [e for e in entries if e.status != Entry.Status.WITHDRAWN])
     if count < 3:
         return None
-    out = first_defeat_ends(event_bracket(event=event, entrants=count))
-    return (out, count) if 2 * out > count else None
+    bracket = event_bracket(event=event, entrants=count)
+    if 2 * first_defeat_ends(bracket) <= count:
+        return None
+    return (*first_match_exits(bracket), count)
 
 
 @dataclass(frozen=True)
@@ -547,6 +551,23 @@ def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | N
         if event.cut and not event.children.exists():
             return Progress("to_cut")
     return Progress("finished")
+
+
+def event_finished(*, event: Event) -> bool:
+    """Whether the event is over (every round played, a knockout's champion known, a Swiss
+    cut made): nobody joins or withdraws any more, so its page offers neither."""
+    if not event.drawn:
+        return False
+    decided = (Match.Status.FINISHED, Match.Status.WALKOVER)
+    if Match.objects.filter(place__event=event).exclude(status__in=decided).exists():
+        return False
+    if event.format != Event.Format.SWISS:  # as event_progress says, in a few queries
+        return True
+    paired = max([*event.places.values_list("round", flat=True)], default=0)
+    paired = max([paired, *event.byes.values_list("round", flat=True)])
+    if paired < (event.swiss_rounds or 0):
+        return False
+    return not event.cut or event.children.exists()
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ from .pairing.seeding import random_seeding
 from .pairing.swiss import SwissPlayer, swiss_round
 from .selectors import (
     event_entries,
+    event_finished,
     event_knockout,
     event_matches,
     event_player_matches,
@@ -551,6 +552,7 @@ def entry_late_add(*, event: Event, player: Player, user: Any) -> Entry:
             if entered is None:
                 entered = entry_register(event=locked, player=player, user=user)
             return entry_check_in(entry=entered, user=user)
+        _refuse_finished(locked, _("%(event)s is finished: a player can no longer join it."))
         if locked.children.exists() or locked.parent_id is not None:
             raise ValidationError(
                 _("%(event)s is part of a cut: a player can no longer join it.")
@@ -702,6 +704,12 @@ def event_check_in_all(*, event: Event, user: Any) -> int:
     return count
 
 
+def _refuse_finished(event: Event, said: str) -> None:
+    """A finished event's draw is closed: what it says, naming the event, is the refusal."""
+    if event_finished(event=event):
+        raise ValidationError(said % {"event": event.name})
+
+
 def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     """Before the draw the entry simply leaves it; after, each opponent still waiting for a
     match with the player gets a walkover, and later matches are walkovers as they come."""
@@ -710,6 +718,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
         locked = _locked_entry(entry)
         if locked.status == Entry.Status.WITHDRAWN:
             return locked
+        _refuse_finished(locked.event, _("%(event)s is finished: nobody can withdraw from it."))
         waiting = player_withdrawn_matches(event=locked.event, player=locked.player)
         in_play = [m for m in waiting if m.status == Match.Status.IN_PLAY]
         if in_play:
@@ -831,6 +840,7 @@ def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
     with transaction.atomic():
         locked = _locked_entry(entry)
         event, gone = locked.event, locked.player
+        _refuse_finished(event, _("%(event)s is finished: a player can no longer join it."))
         if locked.status != Entry.Status.WITHDRAWN or locked.seed is None:
             raise ValidationError(
                 _("Only a withdrawn player who was drawn can be replaced; %(player)s cannot.")

@@ -18,7 +18,7 @@ from tournaments.pairing.bracket import (
     with_consolation,
 )
 from tournaments.selectors import event_knockout, event_matches
-from tournaments.services import event_draw
+from tournaments.services import event_cut, event_draw
 
 
 @given(st.integers(2, 130), st.integers(0, 2**32), st.booleans())
@@ -81,7 +81,7 @@ def test_the_event_page_warns_when_most_go_home_after_one_match(
 ):
     plain = event_with(Event.Format.SINGLE, 12)
     page = director_client.get(plain.get_absolute_url()).content.decode()
-    assert "12 of the 12 players go home after their first match" in page
+    assert "Between 4 and 8 of the 12 players go home after their first match" in page
     kept = event_with(Event.Format.CONSOLATION, 12)
     page = director_client.get(kept.get_absolute_url()).content.decode()
     assert "go home after their first match" not in page
@@ -95,7 +95,7 @@ def test_a_consolation_is_not_recommended_to_an_event_that_has_one(event_with, d
 
     event = event_with(Event.Format.CONSOLATION, 10)
     words = page_words(director_client.get(event.get_absolute_url()))
-    assert "6 of the 10 players go home after their first match" in words
+    assert "Between 2 and 4 of the 10 players go home after their first match" in words
     assert "a consolation, a progressive" not in words
     assert "its consolation takes only the losers of round 1" in words
     assert "A progressive consolation or double elimination keeps more of them playing" in words
@@ -202,3 +202,52 @@ def test_a_file_whose_consolation_has_another_shape_is_refused_in_words(
             match["bracket_key"] = "C1-3"
     with pytest.raises(ValidationError, match="do not follow from the draw"):
         tournament_import(document=copy.deepcopy(document), user=director)
+
+
+@pytest.fixture
+def cut_of_four(event_with, director, finish):
+    """A Swiss of six, one round, cut to a knockout of its top four."""
+    swiss = event_with(Event.Format.SWISS, 6, swiss_rounds=1, cut=4)
+    event_draw(event=swiss, seed=1, user=director)
+    for match in event_matches(event=swiss):
+        finish(match, match.player_a)
+    return event_cut(event=swiss, user=director)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "2 of the 4 players go home after their first match in this format"),
+        ("it", "Con questa formula 2 dei 4 giocatori tornano a casa dopo la prima partita"),
+    ],
+)
+def test_a_cut_of_four_warns_that_two_go_home_after_their_first_match(
+    cut_of_four, director_client, language, said
+):
+    """Two semi-finals: their two losers go home, not all four players (issue 25)."""
+    from tests.helpers import page_words
+
+    words = page_words(
+        director_client.get(cut_of_four.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+    )
+    assert said in words
+    assert "4 of the 4" not in words and "4 dei 4" not in words
+
+
+@pytest.mark.django_db
+def test_the_warning_is_gone_once_the_first_round_is_played(cut_of_four, director_client, finish):
+    """It can still change the format or the draw only up to the first round."""
+    from tests.helpers import page_words
+
+    url = cut_of_four.get_absolute_url()
+    for match in event_matches(event=cut_of_four):  # the semi-finals: the final is next
+        finish(match, match.player_a)
+    assert "go home after their first match" not in page_words(director_client.get(url))
+    for match in event_matches(event=cut_of_four):
+        if not match.decided:
+            finish(match, match.player_a)
+    for language in ("en", "it"):  # finished
+        words = page_words(director_client.get(url, HTTP_ACCEPT_LANGUAGE=language))
+        assert "go home after their first match" not in words
+        assert "tornano a casa dopo la prima partita" not in words

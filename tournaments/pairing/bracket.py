@@ -259,6 +259,30 @@ def first_defeat_ends(bracket: Bracket) -> int:
     return count
 
 
+def first_match_exits(bracket: Bracket) -> tuple[int, int]:
+    """(fewest, most) entrants who go home after their first match, whatever the results.
+
+    A match of two players in their first match sends one of them home (unless a later
+    draw takes its loser); a player in their first match against one who has won already
+    (a bye's holder in round 2) goes home only if they lose. A plain knockout of four sends
+    two home, not four: :func:`first_defeat_ends` counts those a first defeat would end.
+
+    >>> first_match_exits(single_elimination(4)), first_match_exits(single_elimination(12))
+    ((2, 2), (4, 8))
+    >>> first_match_exits(with_consolation(10)), first_match_exits(double_elimination(8))
+    ((2, 4), (0, 0))
+    """
+    taken = {s.key for m in bracket.matches for s in m.sources if isinstance(s, LoserOf)}
+    feeds = {s.key: m.key for m in bracket.matches for s in m.sources if isinstance(s, WinnerOf)}
+    newcomers: dict[str, int] = {}
+    for match in bracket.rounds("main")[0]:
+        first = match.key if _real(match) else feeds.get(match.key, match.key)
+        newcomers[first] = newcomers.get(first, 0) + sum(isinstance(s, Seed) for s in match.sources)
+    fewest = sum(1 for key, n in newcomers.items() if n == 2 and key not in taken)
+    most = sum(1 for key in newcomers if key not in taken)
+    return fewest, most
+
+
 @dataclass
 class Outcome:
     """A bracket played through: each match's two players and winner, and who won it all."""
