@@ -1,4 +1,4 @@
-"""Shared test settings: where the project's shared material lives, hypothesis profiles."""
+"""Shared test settings: where the suite's data lives (in the repository), hypothesis profiles."""
 
 import datetime
 import os
@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"  # the corpus, gnubg's readings, positions: tests/data/README.md
 
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -13,11 +13,11 @@ from matches.selectors import match_score_sheet
 from matches.services import match_create
 from rules.matfile import read_mat
 from rules.replay import replay_match
-from tests.conftest import SHARED
+from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db
 
-CORPUS = sorted((SHARED / "corpus" / "mat").glob("*.mat"))
+CORPUS = sorted((DATA / "corpus" / "mat").glob("*.mat"))
 
 
 def match_for(record):
@@ -56,7 +56,7 @@ def test_each_real_match_file_imports_and_comes_back_out_the_same(path, director
 
 
 def test_players_are_matched_by_name_in_either_order(director):
-    text = (SHARED / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat").read_text()
+    text = (DATA / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat").read_text()
     record = read_mat(text)
     a = player_create(name=record.players[1], user=SYSTEM)  # the file's right-hand player is our A
     b = player_create(name=record.players[0].upper(), user=SYSTEM)  # case does not matter
@@ -70,7 +70,7 @@ def test_players_are_matched_by_name_in_either_order(director):
 
 
 def test_unknown_players_must_be_chosen_and_the_length_must_match(anna, bruno, director):
-    text = (SHARED / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat").read_text()
+    text = (DATA / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat").read_text()
     match = match_create(player_a=anna, player_b=bruno, length=7, user=SYSTEM)
     with pytest.raises(ValidationError, match="not this match's by name"):
         mat_import(match=match, text=text, user=director)
@@ -87,7 +87,7 @@ def test_a_file_that_is_not_a_match_file_is_refused_with_its_line(match5, direct
 
 
 def test_a_match_with_games_takes_no_import(anna, bruno, record, director):
-    text = (SHARED / "corpus" / "mat" / "gnubg-scripts_test-match01.mat").read_text()
+    text = (DATA / "corpus" / "mat" / "gnubg-scripts_test-match01.mat").read_text()
     match = match_create(player_a=anna, player_b=bruno, length=read_mat(text).length, user=SYSTEM)
     record(match, 0)
     with pytest.raises(ValidationError, match=r"already has games.*open a dispute"):

@@ -18,11 +18,11 @@ from matches.models import BoardAction, BoardGame, Dispute, Game
 from matches.services import match_create
 from rules.matfile import read_mat
 from rules.replay import replay_match
-from tests.conftest import SHARED
+from tests.conftest import DATA
 
 pytestmark = pytest.mark.django_db
 
-CHARLOT = SHARED / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat"
+CHARLOT = DATA / "corpus" / "mat" / "gnubgparser_charlot1-charlot2_7p.mat"
 PAGES = ["match_import", "dispute_new"]
 
 

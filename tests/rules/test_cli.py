@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import ROOT, SHARED
+from tests.conftest import DATA, ROOT
 
 
 def run(*args, stdin=None):
@@ -70,7 +70,7 @@ def test_bad_input_is_an_error_message_not_a_traceback():
 
 
 def test_bench_prints_one_json_line():
-    done = run("bench", str(SHARED / "bench" / "gnubg-legal.jsonl"), "--repeat", "1")
+    done = run("bench", str(DATA / "bench" / "gnubg-legal.jsonl"), "--repeat", "1")
     figures = json.loads(done.stdout)
     assert figures["positions"] == 3755 and figures["plays"] == 65599 and figures["seconds"] > 0
 
@@ -91,7 +91,7 @@ def test_show_xgid_gives_gnubg_ids():
     assert "d96BAAKz3A4ADA:QQm7AEAACAAA" in done.stdout
 
 
-MAT = SHARED / "corpus" / "mat"
+MAT = DATA / "corpus" / "mat"
 
 
 def test_replay_prints_the_games_and_exits_0_when_clean():

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from rules import Position, legal_plays
-from tests.conftest import ROOT, SHARED
+from tests.conftest import DATA, ROOT
 
-SHARED_FILE = SHARED / "bench" / "gnubg-legal.jsonl"
+SHARED_FILE = DATA / "bench" / "gnubg-legal.jsonl"
 
 
 def disagreements(path: Path) -> tuple[int, list[str]]:
@@ -39,7 +39,7 @@ def disagreements(path: Path) -> tuple[int, list[str]]:
 
 def test_every_shared_position_agrees_with_gnubg():
     if not SHARED_FILE.exists():
-        pytest.fail(f"{SHARED_FILE} is missing: the project's shared/ folder must sit beside it")
+        pytest.fail(f"{SHARED_FILE} is missing: tests/data/README.md says where it comes from")
     count, problems = disagreements(SHARED_FILE)
     assert count == 3755
     assert problems == []

@@ -8,10 +8,10 @@ from rules.game import Act
 from rules.matfile import format_mat, games_allowed, read_mat
 from rules.messages import Message
 from rules.replay import ProblemKind, replay_match, written_games
-from tests.conftest import SHARED
+from tests.conftest import DATA
 from tests.rules.helpers import StrictTranslator, random_match
 
-CORPUS = SHARED / "corpus" / "mat"
+CORPUS = DATA / "corpus" / "mat"
 READING = json.loads((CORPUS / "gnubg-reading.json").read_text(encoding="utf-8"))
 
 

@@ -135,8 +135,8 @@ from django.core.cache import caches
 cache = caches["default"]
 from rules.matfile import read_mat
 from rules.replay import replay_match
-from tests.conftest import SHARED
-replay = replay_match(read_mat((SHARED / "corpus/mat/gnubg-scripts_test-match01.mat").read_bytes()))
+from tests.conftest import DATA
+replay = replay_match(read_mat((DATA / "corpus/mat/gnubg-scripts_test-match01.mat").read_bytes()))
 cache.set("site-test-replay", replay, 60)
 print("kept", cache.get("site-test-replay") == replay, type(cache).__name__)
 cache.delete("site-test-replay")
