@@ -9,6 +9,17 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"  # the corpus, gnubg's readings, positions: tests/data/README.md
 
+
+def data_files(folder: str, pattern: str) -> list[Path]:
+    """The data files a test is parametrised over, never none.
+
+    A folder that is missing or empty would leave pytest an empty parametrisation, which it
+    skips without a word; instead the test gets one path that does not exist and fails naming it.
+    """
+    found = sorted((DATA / folder).glob(pattern))
+    return found or [DATA / folder / f"{pattern} (none here: see tests/data/README.md)"]
+
+
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

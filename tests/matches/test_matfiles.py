@@ -13,11 +13,11 @@ from matches.selectors import match_score_sheet
 from matches.services import match_create
 from rules.matfile import read_mat
 from rules.replay import replay_match
-from tests.conftest import DATA
+from tests.conftest import DATA, data_files
 
 pytestmark = pytest.mark.django_db
 
-CORPUS = sorted((DATA / "corpus" / "mat").glob("*.mat"))
+CORPUS = data_files("corpus/mat", "*.mat")
 
 
 def match_for(record):
