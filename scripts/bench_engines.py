@@ -6,7 +6,7 @@
 
 Four comparisons, each printed as our figure beside the other engine's:
 
-- replaying the corpus (``python3 -m rules bench ../shared/corpus/mat --replay``) beside
+- replaying the corpus (``python3 -m rules bench tests/data/corpus/mat --replay``) beside
   gnubg's own ``import mat`` of the same files, timed inside gnubg's embedded Python;
 - a long log made here (a seeded money session of random play with the cube, written by
   the engine, kept in the temporary folder, never committed): the replay's time and peak
@@ -34,9 +34,9 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(globals().get("__file__", "."))))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-CORPUS = os.path.join(SHARED, "corpus", "mat")
-POSITIONS = os.path.join(SHARED, "bench", "gnubg-legal.jsonl")
+DATA = os.path.join(ROOT, "tests", "data")  # in the repository: tests/data/README.md
+CORPUS = os.path.join(DATA, "corpus", "mat")
+POSITIONS = os.path.join(DATA, "bench", "gnubg-legal.jsonl")
 OPENSPIEL_VENV = os.path.join(ROOT, ".venvs", "bench-openspiel")
 GNUBG = "/usr/games/gnubg"
 

@@ -4,7 +4,7 @@ SQLite database.
     .venv/bin/python scripts/bench_upload.py [--repeat 3]
 
 Each file is as large as ``MATCH_FILE_MAX_KB`` allows (1 MB by default), made of the real
-games of ../shared/corpus/mat/td-gammon_173915-WCfinal.mat written again and again:
+games of tests/data/corpus/mat/td-gammon_173915-WCfinal.mat written again and again:
 
 - ``99-point match``: the longest match the site has (MAX_LENGTH); the reader stops after
   the 2 x 99 - 1 + 5 games such a match can have, and the rest is not read;
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT.parent / "shared" / "corpus" / "mat" / "td-gammon_173915-WCfinal.mat"
+SOURCE = ROOT / "tests" / "data" / "corpus" / "mat" / "td-gammon_173915-WCfinal.mat"
 
 
 def filled(length: int, limit: int) -> str:

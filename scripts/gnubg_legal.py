@@ -7,7 +7,7 @@
 gnubg plays matches against itself at 0-ply with noise (so positions vary),
 then for every position and roll it met, lists every legal play with ``hint``
 at 0-ply with move pruning off, and the Position ID after each play with the
-opponent on roll. Output lines have the form of ``shared/bench/gnubg-legal.jsonl``:
+opponent on roll. Output lines have the form of ``tests/data/bench/gnubg-legal.jsonl``:
 
     {"position_id": "...", "dice": [5, 3], "plays": [{"play": "8/3 6/3", "result": "..."}]}
 

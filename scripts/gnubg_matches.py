@@ -10,7 +10,7 @@
     # the same for Nackgammon (gnubg writes its "Variation" header tag):
     python3 scripts/gnubg_matches.py crosscheck --matches 2 --length 3 --variation nackgammon
 
-The JSON has the form of ``shared/corpus/mat/gnubg-reading.json``: for each file its
+The JSON has the form of ``tests/data/corpus/mat/gnubg-reading.json``: for each file its
 length, players and, per game, the score before it, the winner (0 = first-named),
 the points, whether it ended by resignation and whether it was the Crawford game.
 Self-play is at 0-ply with noise, cube decisions included, so doubles, takes, drops,
