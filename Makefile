@@ -12,7 +12,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # pytest-xdist workers for the suite: one a core (README, Tests, has the timings)
 JOBS ?= auto
 
-.PHONY: test lint bench run venue clean
+.PHONY: test lint lock bench run venue clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Crawford needs Python $(SUPPORTED): none of python3.11,\
@@ -21,14 +21,28 @@ $(BIN)/python:
 	 $(PYTHON) is $$($(PYTHON) --version 2>/dev/null || echo 'not a Python that runs here')"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(SITE_STAMP): pyproject.toml | $(BIN)/python
+# Installs come from the lock files in requirements/ (exact versions with their hashes, the same on
+# every machine and Python), then the project itself without resolving anything again.
+$(SITE_STAMP): pyproject.toml requirements/site.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/site.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(SITE_STAMP)
 
-$(TEST_STAMP): $(SITE_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(TEST_STAMP): $(SITE_STAMP) requirements/test.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/test.txt
 	touch $(TEST_STAMP)
+
+# The lock files again from pyproject.toml (after a dependency changes there), for Python 3.11 to
+# 3.13 at once: uv resolves them, from its own small environment in .venvs/lock.
+LOCK := uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet\
+	--custom-compile-command "make lock"
+lock:
+	@test -x .venvs/lock/bin/uv || { $(PYTHON) -m venv .venvs/lock && .venvs/lock/bin/python -m pip\
+	 install --quiet 'uv>=0.5'; }
+	.venvs/lock/bin/$(LOCK) -o requirements/site.txt
+	.venvs/lock/bin/$(LOCK) --extra server -o requirements/server.txt
+	.venvs/lock/bin/$(LOCK) --extra test -o requirements/test.txt
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
