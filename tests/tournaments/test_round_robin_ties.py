@@ -5,11 +5,14 @@ level (and the page says who decides it then), and the cross-table of each pool.
 import csv
 import io
 import random
+from typing import get_args
 
 import pytest
 
+from api.schemas import DecidedBy
 from tests.helpers import page_words
 from tournaments.models import Event
+from tournaments.pairing.standings import Decider
 from tournaments.selectors import event_matches
 from tournaments.services import event_draw
 
@@ -88,6 +91,13 @@ def test_after_a_cycle_the_two_still_level_are_ranked_by_the_match_between_them(
         ("1", "P02", "head-to-head"),
         ("2", "P01", "head-to-head"),
     ]
+    api = client.get(f"/api/v1/events/{event.pk}/standings").json()["table"]
+    assert [(r["rank"], r["player"]["name"], r["shared"], r["decided_by"]) for r in api] == [
+        (1, "P02", False, "head_to_head"),
+        (2, "P01", False, "head_to_head"),
+        (3, "P03", False, "head_to_head_difference"),
+        (4, "P04", False, "wins"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -122,6 +132,12 @@ def test_a_full_tie_shares_the_place_and_says_who_decides(client, pool, finish, 
     assert [(row[0], row[1]) for row in rows] == [("=1", "P01"), ("=1", "P02"), ("=1", "P03")]
     said = page_words(client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language))
     assert all(sentence in said for sentence in words)
+    api = client.get(f"/api/v1/events/{event.pk}/standings").json()["table"]
+    assert {(r["rank"], r["shared"], r["decided_by"]) for r in api} == {(1, True, "shared")}
+
+
+def test_the_api_names_each_tie_break_the_pairing_code_knows():
+    assert set(get_args(DecidedBy)) == {decider.value for decider in Decider}
 
 
 def test_a_tie_mid_event_says_nothing_of_a_play_off_yet(client, pool, finish):
