@@ -337,6 +337,8 @@ def standings(request: HttpRequest, pk: Id):
             "points_against": row.standing.points_against,
             "difference": row.standing.difference,
             "withdrawn": row.withdrawn,
+            "shared": row.standing.shared,
+            "decided_by": row.standing.decided_by,
         }
         for row in event_standings(event=found, entries=entries, matches=matches)
     ]

@@ -25,6 +25,11 @@ EventFormat = Literal[
 Seeding = Literal["random", "rating", "standings"]
 EntryStatus = Literal["registered", "checked_in", "withdrawn"]
 Stage = Literal["entries", "playing", "to_pair", "to_cut", "finished"]
+# what placed a round robin player among those level with them on wins (the values of
+# tournaments.pairing.standings.Decider)
+DecidedBy = Literal[
+    "wins", "head_to_head", "head_to_head_difference", "difference", "points_for", "shared"
+]
 
 
 class Error(Schema):
@@ -210,6 +215,17 @@ class StandingOut(Schema):
     withdrawn: bool = Field(
         description="the player has withdrawn: still ranked on the matches played"
     )
+    shared: bool = Field(
+        description="another player has the same rank: level on every tie-break (a round "
+        "robin's director, or a play-off, decides between them)"
+    )
+    decided_by: DecidedBy | None = Field(
+        description="round robin: what placed the player among those level on wins: wins "
+        "(nobody else has as many), head_to_head (wins in the matches among them), "
+        "head_to_head_difference (points difference in those matches), difference (in all "
+        "their matches), points_for (points scored in all), or shared (level on all of "
+        "them); null in a Swiss"
+    )
 
 
 class PlacingOut(Schema):
@@ -221,8 +237,10 @@ class PlacingOut(Schema):
 
 class StandingsOut(Schema):
     """A Swiss or round robin: ``table`` (Swiss: wins, Buchholz, median; round robin: wins,
-    head-to-head, points difference, pool by pool). A knockout: ``placings`` once the champion
-    is known (places shared by those out in the same round)."""
+    then among players level on wins head-to-head wins, the points difference in the matches
+    among them, the overall points difference, the points scored, applied again among any
+    still level; pool by pool). A knockout: ``placings`` once the champion is known (places
+    shared by those out in the same round)."""
 
     event: int
     format: EventFormat

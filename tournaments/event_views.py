@@ -43,6 +43,7 @@ from .live import by_event, content_asked, content_etag, live, live_seconds
 from .models import Entry, Event, Tournament
 from .selectors import (
     event_bracket_sections,
+    event_cross_tables,
     event_entries,
     event_finished,
     event_knockout,
@@ -391,6 +392,7 @@ def _event_context(request, event: Event, **forms) -> dict:
         ],
         "progress": event_progress(event=event, matches=matches, knockout=knockout),
         "missed_as_losses": any(row.standing.missed for row in rows),
+        "cross_tables": event_cross_tables(event=event, rows=rows, matches=matches),
         "children": list(event.children.all()),
         "placings": event_placings(event=event, knockout=knockout) if knockout else [],
     }

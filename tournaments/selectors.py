@@ -520,6 +520,75 @@ def event_standings(
     return rows
 
 
+@dataclass(frozen=True)
+class CrossCell:
+    """One match of a round robin's cross-table, seen from the row's player: their points
+    first; ``won`` is None while the match is undecided."""
+
+    match: Match
+    won: bool | None
+    scored: int
+    conceded: int
+    walkover: bool
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    row: StandingRow
+    number: int  # the row's number in the pool, which heads the player's column
+    cells: tuple[CrossCell | None, ...]  # None: the diagonal, or a pair with no match
+
+
+@dataclass(frozen=True)
+class CrossTable:
+    """A round robin pool's players against each other, in the standings' order. ``level``:
+    once the pool is finished, the places still shared after every tie-break, each with
+    its players, for the director (or a play-off) to decide."""
+
+    pool: str  # empty when the event has one pool
+    rows: tuple[CrossRow, ...]
+    level: tuple[tuple[int, tuple[Player, ...]], ...]
+
+
+def event_cross_tables(
+    *, event: Event, rows: list[StandingRow], matches: list[Match]
+) -> list[CrossTable]:
+    """A round robin's cross-table for each pool, from its standings rows and its matches."""
+    if event.format != Event.Format.ROUND_ROBIN:
+        return []
+    by_pair: dict[frozenset[int], Match] = {
+        frozenset((m.player_a_id, m.player_b_id)): m for m in matches
+    }
+    tables = []
+    pools = list(dict.fromkeys(row.pool for row in rows))
+    for pool in pools:
+        members = [row for row in rows if row.pool == pool]
+        crossed = []
+        for number, mine in enumerate(members, 1):
+            cells = []
+            for other in members:
+                match = by_pair.get(frozenset((mine.player.pk, other.player.pk)))
+                cells.append(None if mine is other or match is None else _cell(match, mine))
+            crossed.append(CrossRow(mine, number, tuple(cells)))
+        level: dict[int, list[Player]] = {}
+        if all(c.won is not None for r in crossed for c in r.cells if c is not None):
+            for row in members:
+                if row.standing.shared:
+                    level.setdefault(row.standing.rank, []).append(row.player)
+        shared = tuple((rank, tuple(players)) for rank, players in level.items())
+        tables.append(CrossTable(pool if len(pools) > 1 else "", tuple(crossed), shared))
+    return tables
+
+
+def _cell(match: Match, row: StandingRow) -> CrossCell:
+    sheet = match_score_sheet(match=match)
+    side = 0 if match.player_a_id == row.player.pk else 1
+    walkover = match.status == Match.Status.WALKOVER
+    score = (0, 0) if walkover else sheet.score
+    won = None if sheet.winner is None else sheet.winner == side
+    return CrossCell(match, won, score[side], score[1 - side], walkover)
+
+
 def event_current_round(*, event: Event, matches: list[Match]) -> int | None:
     """The earliest round with a match still to finish; None when all are done."""
     waiting = [m.place.round for m in matches if not m.decided]

@@ -5,7 +5,18 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.selectors import match_score_sheet
 
+from .pairing.standings import Decider
 from .reasons import reason_text
+
+# what placed a round robin player among those level with them on wins, in a few words
+DECIDED_BY = {
+    Decider.WINS: _("wins"),
+    Decider.HEAD_TO_HEAD: _("head-to-head"),
+    Decider.HEAD_TO_HEAD_DIFFERENCE: _("head-to-head points difference"),
+    Decider.DIFFERENCE: _("points difference"),
+    Decider.POINTS_FOR: _("points scored"),
+    Decider.SHARED: _("level on every tie-break"),
+}
 
 
 class TournamentTable(tables.Table):
@@ -52,6 +63,7 @@ class StandingsTable(tables.Table):
     median = tables.Column(verbose_name=_("median"), accessor="standing__median")
     head_to_head = tables.Column(verbose_name=_("head-to-head"), accessor="standing__head_to_head")
     difference = tables.Column(verbose_name=_("points difference"), accessor="standing__difference")
+    decided_by = tables.Column(verbose_name=_("placed by"), accessor="standing__decided_by")
     # a withdrawn player stays ranked on what they played: the page says so beside the name,
     # the download in a column of its own (hidden on the page)
     withdrawn = tables.Column(verbose_name=_("withdrawn"), visible=False)
@@ -59,6 +71,17 @@ class StandingsTable(tables.Table):
     class Meta:
         attrs = {"class": "table standings"}
         orderable = False
+
+    def render_rank(self, value, record):
+        """A place shared after every tie-break reads "=2" on the page (the download keeps the
+        number: a spreadsheet would take "=2" for a formula)."""
+        return f"={value}" if record.standing.shared else value
+
+    def value_rank(self, value):
+        return value
+
+    def render_decided_by(self, value):
+        return DECIDED_BY[value]
 
     def render_player(self, value, record):
         link = format_html('<a href="{}">{}</a>', value.get_absolute_url(), value.name)
@@ -74,7 +97,7 @@ class StandingsTable(tables.Table):
 
 
 SWISS_ONLY = ("byes", "buchholz", "median")
-ROUND_ROBIN_ONLY = ("pool", "head_to_head", "difference")
+ROUND_ROBIN_ONLY = ("pool", "head_to_head", "difference", "decided_by")
 
 
 def standings_table(rows, *, swiss: bool) -> StandingsTable:

@@ -1,5 +1,10 @@
 """Helpers for the tournament tests: find a bracket's match, play an event through."""
 
+import html
+import re
+
+from django.db.models import Q
+
 from matches.models import Match
 from tournaments.selectors import event_matches
 
@@ -21,3 +26,29 @@ def play_everything(event, finish, rng, *, limit=500):
         finish(match, rng.choice((match.player_a, match.player_b)))
         played += 1
     return played
+
+
+def between(event, one, other):
+    """The event's match between two players (a round robin has one for each pair)."""
+    found = Match.objects.select_related("player_a", "player_b").filter(place__event=event)
+    return found.get(
+        Q(player_a=one, player_b=other) | Q(player_a=other, player_b=one),
+    )
+
+
+def tables_cells(page: str, table_class: str) -> list[list[list[str]]]:
+    """Each table of the class on the page, as rows of cell texts (headings included) as a
+    reader sees them."""
+    found = []
+    for table in re.findall(rf'<table[^>]*class="{table_class}".*?</table>', page, re.S):
+        rows = []
+        for row in re.findall(r"<tr.*?</tr>", table, re.S):
+            cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+            rows.append(
+                [
+                    re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", c))).strip()
+                    for c in cells
+                ]
+            )
+        found.append(rows)
+    return found

@@ -2,6 +2,7 @@
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -245,6 +246,7 @@ def test_a_big_swiss_field_pairs_everyone_without_rematches():
 from tournaments.pairing.bracket import PENDING, RESET_KEY, resolve  # noqa: E402
 from tournaments.pairing.roundrobin import snake_pools  # noqa: E402
 from tournaments.pairing.standings import (  # noqa: E402
+    Decider,
     Result,
     round_robin_standings,
     swiss_standings,
@@ -383,6 +385,158 @@ def test_round_robin_three_way_tie_falls_to_points_difference():
     # one win each, one head-to-head win each: B +4, C -3, A -1
     assert [(r.key, r.difference) for r in rows] == [("B", 4), ("A", -1), ("C", -3)]
     assert [r.difference for r in rows] == sorted((r.difference for r in rows), reverse=True)
+
+
+def test_after_a_three_way_cycle_the_two_still_level_are_ranked_by_their_match():
+    """Issue 25: a cycle A > B > C > A over a fourth player. B and A are level on wins,
+    head-to-head wins and points difference (in the mini-league and overall); the tie-breaks
+    start again among just those two, and A beat B."""
+    seeds = {"A": 1, "B": 2, "C": 3, "D": 4}
+    results = [
+        Result("B", "A", "A", 2, 7),
+        Result("A", "C", "C", 4, 7),
+        Result("B", "C", "B", 7, 0),
+        Result("A", "D", "A", 7, 0),
+        Result("B", "D", "B", 7, 0),
+        Result("C", "D", "C", 7, 0),
+    ]
+    rows = round_robin_standings(results, seeds=seeds)
+    assert [(r.key, r.rank, r.shared) for r in rows] == [
+        ("A", 1, False),
+        ("B", 2, False),
+        ("C", 3, False),
+        ("D", 4, False),
+    ]
+    assert rows[0].difference == rows[1].difference == 9
+    assert [r.decided_by for r in rows] == [
+        Decider.HEAD_TO_HEAD,
+        Decider.HEAD_TO_HEAD,
+        Decider.HEAD_TO_HEAD_DIFFERENCE,
+        Decider.WINS,
+    ]
+
+
+def test_round_robin_tie_breaks_come_in_their_stated_order():
+    # the points difference among the three comes before the overall one: C beat D by 11
+    seeds = {"A": 1, "B": 2, "C": 3, "D": 4}
+    results = [Result("A", "B", "A", 5, 2), Result("C", "A", "C", 5, 4)]
+    results += [Result("B", "C", "B", 5, 0), Result("A", "D", "A", 5, 4)]
+    results += [Result("B", "D", "B", 5, 4), Result("C", "D", "C", 11, 0)]
+    rows = round_robin_standings(results, seeds=seeds)
+    assert [r.key for r in rows] == ["A", "B", "C", "D"]
+    assert rows[2].difference > rows[0].difference  # +7 overall, last of the three
+    # level on wins, never met, the same difference: the points scored decide
+    seeds = {"A": 1, "B": 2, "C": 3, "D": 4}
+    rows = round_robin_standings(
+        [Result("A", "C", "A", 3, 1), Result("B", "D", "B", 5, 3)], seeds=seeds
+    )
+    assert [(r.key, r.rank, r.decided_by) for r in rows] == [
+        ("B", 1, Decider.POINTS_FOR),
+        ("A", 2, Decider.POINTS_FOR),
+        ("D", 3, Decider.POINTS_FOR),
+        ("C", 4, Decider.POINTS_FOR),
+    ]
+
+
+def test_players_level_on_every_tie_break_share_the_place_in_seed_order():
+    seeds = {"A": 3, "B": 1, "C": 2}
+    results = [Result("A", "B", "A", 7, 3), Result("B", "C", "B", 7, 3)]
+    results += [Result("C", "A", "C", 7, 3)]
+    rows = round_robin_standings(results, seeds=seeds)
+    assert [(r.key, r.rank, r.shared, r.decided_by) for r in rows] == [
+        ("B", 1, True, Decider.SHARED),
+        ("C", 1, True, Decider.SHARED),
+        ("A", 1, True, Decider.SHARED),
+    ]
+
+
+@st.composite
+def round_robins(draw):
+    """A pool played in part or in full: each pair meets at most once, the winner reaching a
+    short length (so that ties are common) or winning a walkover (0-0); unique seeds."""
+    keys = [f"P{i}" for i in range(1, draw(st.integers(2, 7)) + 1)]
+    results = []
+    for first, second in itertools.combinations(keys, 2):
+        how = draw(st.sampled_from(["unplayed", "first", "second", "walkover"]))
+        if how == "unplayed":
+            continue
+        winner = draw(st.sampled_from([first, second])) if how == "walkover" else None
+        if winner is not None:
+            results.append(Result(first, second, winner))
+            continue
+        length = draw(st.sampled_from([1, 3]))
+        lost = draw(st.integers(0, length - 1))
+        won_first = how == "first"
+        points = (length, lost) if won_first else (lost, length)
+        results.append(Result(first, second, first if won_first else second, *points))
+    seeds = dict(zip(keys, draw(st.permutations(range(1, len(keys) + 1))), strict=True))
+    return results, seeds
+
+
+def _mini(keys, results):
+    """Wins and points difference in the matches among ``keys`` (the slow way)."""
+    return {
+        key: (
+            sum(r.winner == key for r in results if {r.first, r.second} <= keys),
+            sum(
+                (r.first_points - r.second_points) * (1 if r.first == key else -1)
+                for r in results
+                if key in (r.first, r.second) and {r.first, r.second} <= keys
+            ),
+        )
+        for key in keys
+    }
+
+
+@given(round_robins())
+def test_round_robin_standings_are_a_total_preorder_by_wins(pool):
+    results, seeds = pool
+    rows = round_robin_standings(results, seeds=seeds)
+    assert sorted(r.key for r in rows) == sorted(seeds)
+    assert [r.wins for r in rows] == sorted((r.wins for r in rows), reverse=True)
+    ranks = [r.rank for r in rows]
+    assert ranks == sorted(ranks)
+    for row in rows:  # 1, =2, =2, 4: one more than the players placed above
+        level = [r for r in rows if r.rank == row.rank]
+        assert row.rank == 1 + sum(r.rank < row.rank for r in rows)
+        assert row.shared == (len(level) > 1) == (row.decided_by is Decider.SHARED)
+        # a shared place is level on everything: wins, the matches among them, overall
+        keys = {r.key for r in level}
+        assert len({(r.wins, r.difference, r.points_for) for r in level}) == 1
+        assert len(set(_mini(keys, results).values())) == 1
+        if row.shared:  # the seed only orders a shared place
+            assert [r.key for r in level] == sorted(keys, key=seeds.__getitem__)
+
+
+@given(round_robins())
+def test_a_player_who_beat_everyone_level_on_wins_ranks_above_them(pool):
+    results, seeds = pool
+    rows = round_robin_standings(results, seeds=seeds)
+    beat = {(r.winner, r.second if r.winner == r.first else r.first) for r in results}
+    for row in rows:
+        level = [r for r in rows if r.wins == row.wins and r is not row]
+        if level and all((row.key, other.key) in beat for other in level):
+            assert all(row.rank < other.rank for other in level)
+
+
+@given(round_robins(), st.randoms(use_true_random=False))
+def test_the_order_results_come_in_changes_no_standing(pool, rng):
+    results, seeds = pool
+    shuffled = [
+        Result(r.second, r.first, r.winner, r.second_points, r.first_points)
+        if rng.random() < 0.5
+        else r
+        for r in results
+    ]
+    rng.shuffle(shuffled)
+    keys = list(seeds)
+    rng.shuffle(keys)
+    again = round_robin_standings(shuffled, seeds={key: seeds[key] for key in keys})
+
+    def seen(rows):  # everything but the order the opponents were met in
+        return [(replace(r, opponents=()), sorted(r.opponents)) for r in rows]
+
+    assert seen(again) == seen(round_robin_standings(results, seeds=seeds))
 
 
 def test_a_swiss_score_group_is_folded_top_half_against_bottom_half():
