@@ -1,5 +1,7 @@
 """Helpers for the tournament tests: find a bracket's match, play an event through."""
 
+from uuid import uuid4
+
 from matches.models import Match
 from tournaments.selectors import event_matches
 
@@ -21,3 +23,12 @@ def play_everything(event, finish, rng, *, limit=500):
         finish(match, rng.choice((match.player_a, match.player_b)))
         played += 1
     return played
+
+
+def another_tournament(document):
+    """A tournament file given a new identity: a tournament like the file's, not it.
+
+    A site refuses a file of a tournament it holds (issue 25.3), so a round trip made on one
+    site imports this beside the original, to compare the two; the copy keeps this identity.
+    """
+    return {**document, "tournament": {**document["tournament"], "uuid": str(uuid4())}}
