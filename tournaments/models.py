@@ -7,6 +7,7 @@ knockout's champion come from the entries' seeds and the matches' results (see
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 
 from django.conf import settings
@@ -20,6 +21,9 @@ from matches.models import Match, odd_length_constraint
 
 
 class Tournament(models.Model):
+    # who it is wherever it goes: written in its export and kept by an import, so a site
+    # knows a tournament it already holds (issue 25.3); never reused, never shown for editing
+    uuid = models.UUIDField(_("identity"), default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=120, blank=True)

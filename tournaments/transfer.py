@@ -1,12 +1,22 @@
 """A whole tournament as one JSON document, and back: to move it between machines, or keep it.
 
-The document (``"format": "crawford-tournament"``, ``"version": 1``) holds the
+The document (``"format": "crawford-tournament"``, ``"version": 2``) holds the
 tournament, its events with their rounds, entries and byes, every match of its
 events with its place, games, board games (the engine's log) and disputes, and
 the tournament's audit trail as history. Players are embedded once each, with
 their contact details, and named everywhere else by a local key (``p1``, ``p2``
 ...); events, matches and disputes too (``e1``, ``m1``, ``d1``). No id of the
 exporting database appears in it, so it imports anywhere.
+
+The tournament carries its identity (``"uuid"``, since version 2): an import keeps it, so
+the copy is the same tournament wherever it goes, and a site refuses a file of a tournament
+it already holds (issue 25.3): its results, and its players' ratings, would count twice.
+Exported from site A, imported into B and exported from B, it is still A's tournament, and
+A refuses it; a tournament deleted is no longer held, and may be imported again. A version 1
+document has no identity: it still imports (with a new one). Since a copy imported from
+one has an identity of its own, a preview also names the tournaments of the same name and
+date already here, for the director to judge. A site that reads only version 1 refuses a
+version 2 document (update it first): it would import the tournament without its identity.
 
 What is derived is not carried: ratings (re-derived after an import), scores,
 brackets and standings. Nor are the accounts: directors, and who acted in the
@@ -44,13 +54,17 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
+from uuid import UUID, uuid4
 
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, transaction
 from django.db.models import Model, Q
+from django.utils.formats import date_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club.models import AuditEntry, Player
 from club.policy import can_create, directors_nameable, require
@@ -82,7 +96,7 @@ from .pairing.bracket import resolve
 from .selectors import SHAPES
 
 FORMAT = "crawford-tournament"
-VERSION = 1
+VERSION = 2  # 2: the tournament's identity ("uuid"); 1: without it, still read
 MAX_BYTES = 20_000_000  # a 64-player tournament played wholly on the board is about 6 MB
 SMALL = 32767  # PositiveSmallIntegerField
 BIG = 2**63 - 1
@@ -162,6 +176,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "tournament": {
+            "uuid": str(tournament.uuid),
             "name": tournament.name,
             "date": tournament.date.isoformat(),
             "venue": tournament.venue,
@@ -527,6 +542,13 @@ class _Part:
             _wrong(where, _("one of %(choices)s") % {"choices": ", ".join(allowed)})
         return value
 
+    def uuid(self, name: str) -> UUID:
+        value, where = self._get(name)
+        try:
+            return UUID(value)
+        except (TypeError, ValueError, AttributeError):
+            _wrong(where, _("a UUID (32 hexadecimal digits)"))
+
     def date(self, name: str) -> datetime.date:
         value, where = self._get(name)
         try:
@@ -757,6 +779,10 @@ class AuditIn:
 class ImportPlan:
     """What an import will create, checked: shown to the director before they confirm."""
 
+    uuid: UUID | None  # the tournament's identity (None: a version 1 file has none)
+    here: Tournament | None  # this site's tournament of that identity: not imported again
+    # else this site's of the same name and date: perhaps this one, from a file without identity
+    alike: tuple[Tournament, ...]
     name: str
     date: datetime.date
     venue: str
@@ -791,7 +817,7 @@ class ImportPlan:
         return sum(len(m.disputes) for m in self.matches)
 
 
-def _header(document: Mapping[str, Any]) -> None:
+def _header(document: Mapping[str, Any]) -> int:
     if document.get("format") != FORMAT:
         raise ValidationError(_("This file is not a tournament exported from Crawford."))
     version = document.get("version")
@@ -805,6 +831,21 @@ def _header(document: Mapping[str, Any]) -> None:
             )
             % {"version": version, "supported": VERSION}
         )
+    return version
+
+
+def tournament_here_refusal(tournament: Tournament) -> ValidationError:
+    """The refusal to import a tournament this site already holds (same identity): a code
+    with parameters, its words and date in the language of whoever reads it."""
+    return ValidationError(
+        gettext_lazy(
+            "This tournament is already on this site: “%(name)s” of %(date)s. Importing it "
+            "again would count its results, and move its players' ratings, a second time: "
+            "nothing was imported."
+        ),
+        code="tournament_here",
+        params={"name": tournament.name, "date": lazy(date_format, str)(tournament.date)},
+    )
 
 
 def _read_players(doc: _Part) -> list[PlayerIn]:
@@ -1381,9 +1422,10 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
     """Check a document and say what importing it would create (nothing is written)."""
     if not isinstance(document, Mapping):
         raise ValidationError(_("This file is not a tournament exported from Crawford."))
-    _header(document)
+    version = _header(document)
     doc = _Part(dict(document), "")
     head = doc.part("tournament")
+    identity = head.uuid("uuid") if version >= 2 or "uuid" in head.value else None
     name = head.line("name", 120, blank=False)
     date = head.date("date")
     venue = head.line("venue", 120)
@@ -1436,7 +1478,12 @@ def tournament_import_plan(*, document: Mapping[str, Any]) -> ImportPlan:
     accounts = get_user_model().objects.filter(username__in=usernames).order_by("username")
     found = tuple(accounts)
     known = {u.get_username() for u in found}
+    here = None if identity is None else Tournament.objects.filter(uuid=identity).first()
+    alike = () if here else tuple(Tournament.objects.filter(name=name, date=date).order_by("pk"))
     return ImportPlan(
+        uuid=identity,
+        here=here,
+        alike=alike,
         name=name,
         date=date,
         venue=venue,
@@ -1497,6 +1544,8 @@ def tournament_import(
 ) -> Tournament:
     """Recreate a tournament from its document, as a new tournament of this site.
 
+    It keeps the document's identity, and one this site already holds is refused
+    (:func:`tournament_here_refusal`): never a second copy, its ratings moved twice.
     Players are matched to this site's (same name, club and country) or created.
     The importing person directs it, with ``directors``: user names the file gives
     as its directors, chosen by the importer among the accounts they may name;
@@ -1507,6 +1556,8 @@ def tournament_import(
     """
     require(can_create(user))
     plan = tournament_import_plan(document=document)
+    if plan.here is not None:
+        raise tournament_here_refusal(plan.here)
     chosen = _directors_chosen(plan, user, directors)
     try:
         with transaction.atomic():
@@ -1519,6 +1570,7 @@ def tournament_import(
                 after={
                     "format": FORMAT,
                     "version": document["version"],
+                    "uuid": str(tournament.uuid),
                     "events": len(plan.events),
                     "matches": len(plan.matches),
                     "players_new": [p.name for p in plan.players_new],
@@ -1529,6 +1581,9 @@ def tournament_import(
             )
             ratings_rederive()
     except (IntegrityError, DataError) as error:  # the checks should leave the database nothing
+        here = Tournament.objects.filter(uuid=plan.uuid).first() if plan.uuid else None
+        if here is not None:  # imported meanwhile, by another request
+            raise tournament_here_refusal(here) from error
         raise ValidationError(
             _("The file does not hold together: the database refused it, and nothing was imported.")
         ) from error
@@ -1547,6 +1602,7 @@ def _write(plan: ImportPlan, user: Any, directors: list[Any]) -> Tournament:
             user=user,
         )
     tournament = Tournament.objects.create(
+        uuid=plan.uuid or uuid4(),  # the file's identity, or a new one for a version 1 file
         name=plan.name,
         date=plan.date,
         venue=plan.venue,

@@ -2,6 +2,7 @@
 
 import html
 import re
+from uuid import uuid4
 
 from django.db.models import Q
 
@@ -52,3 +53,12 @@ def tables_cells(page: str, table_class: str) -> list[list[list[str]]]:
             )
         found.append(rows)
     return found
+
+
+def another_tournament(document):
+    """A tournament file given a new identity: a tournament like the file's, not it.
+
+    A site refuses a file of a tournament it holds (issue 25.3), so a round trip made on one
+    site imports this beside the original, to compare the two; the copy keeps this identity.
+    """
+    return {**document, "tournament": {**document["tournament"], "uuid": str(uuid4())}}

@@ -166,12 +166,13 @@ def test_a_knockout_with_a_play_off_makes_the_round_trip_of_a_tournament_file(
 ):
     import copy
 
+    from tests.tournaments.helpers import another_tournament
     from tournaments.transfer import tournament_export, tournament_import
 
     event = event_with(Event.Format.CONSOLATION, 6, third_place=True)
     event_draw(event=event, seed=6, user=director)
     _play_all(event, finish)
-    original = tournament_export(tournament=event.tournament)
+    original = another_tournament(tournament_export(tournament=event.tournament))
 
     copied = tournament_import(document=copy.deepcopy(original), user=director)
 

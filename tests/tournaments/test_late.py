@@ -221,6 +221,7 @@ def test_a_late_arrival_and_the_setting_make_the_round_trip_of_a_tournament_file
 ):
     import copy
 
+    from tests.tournaments.helpers import another_tournament
     from tournaments.transfer import tournament_export, tournament_import
 
     event = event_with(Event.Format.SWISS, 5, swiss_rounds=3)
@@ -228,7 +229,9 @@ def test_a_late_arrival_and_the_setting_make_the_round_trip_of_a_tournament_file
     late = field(1, "Late")[0]
     entry_late_add(event=event, player=late, user=director)
     tournament_late_rounds_set(tournament=event.tournament, count_as="bye", user=director)
-    original = tournament_export(tournament=Tournament.objects.get(pk=event.tournament_id))
+    original = another_tournament(
+        tournament_export(tournament=Tournament.objects.get(pk=event.tournament_id))
+    )
 
     copied = tournament_import(document=copy.deepcopy(original), user=director)
 

@@ -22,6 +22,8 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +40,7 @@ from matches.services import (
     match_retire,
     match_walkover,
 )
+from tests.tournaments.helpers import another_tournament
 from tournaments.advancement import ratings_rederive
 from tournaments.models import Bye, Entry, Event, Place, RatingChange, Round, Tournament
 from tournaments.selectors import (
@@ -220,7 +223,7 @@ def test_the_demo_tournament_holds_every_kind_of_thing(document):
 
 
 def test_the_document_names_everything_by_local_keys(document):
-    assert (document["format"], document["version"]) == ("crawford-tournament", 1)
+    assert (document["format"], document["version"]) == ("crawford-tournament", 2)
     assert list(document) == ["format", "version", "tournament", "players", "events", "matches"] + [
         "audit"
     ]
@@ -349,14 +352,15 @@ def test_round_trip_the_copy_is_the_tournament_again(demo, client):
     assert text == tournament_export_text(tournament=tournament)  # byte for byte
     original = json.loads(text)
     before = RatingChange.objects.count()
+    sent = another_tournament(original)  # this site holds the original: compared side by side
 
-    copy_ = tournament_import(document=json.loads(json.dumps(original)), user=director)
+    copy_ = tournament_import(document=json.loads(json.dumps(sent)), user=director)
 
     assert copy_.pk != tournament.pk and Tournament.objects.count() == 2
     again = tournament_export(tournament=copy_)
     imported = again["audit"].pop()
     assert imported["code"] == "tournament.imported" and imported["user"] == "director"
-    assert again == _no_accounts(copy.deepcopy(original))  # the history included
+    assert again == _no_accounts(copy.deepcopy(sent))  # the history and the identity included
     # the players are this site's own, matched; nothing of the original changed
     assert Player.objects.count() == 12
     assert tournament_export(tournament=tournament) == original
@@ -406,7 +410,7 @@ def test_players_are_matched_or_added_and_directors_only_those_ticked(
     importer = django_user_model.objects.create_user("federation", password="pw-federation-1")
     importer.groups.add(directors_group)
     django_user_model.objects.create_user("anna", password="pw-anna-1")
-    document = tournament_export(tournament=tournament)
+    document = another_tournament(tournament_export(tournament=tournament))
     document["tournament"]["directors"] = ["anna", "director", "nobody-here"]
     moved = next(p for p in document["players"] if p["name"] == "Tom Walsh")
     moved["club"] = "Galway Backgammon Club"  # not the Tom Walsh of this site
@@ -603,7 +607,8 @@ def test_the_directors_a_file_names_direct_only_if_the_importer_ticks_them(forge
     untouched = tournament_import(document=copy.deepcopy(document), user=director)
     assert list(untouched.directors.all()) == [director]
 
-    ticked = tournament_import(document=copy.deepcopy(document), user=director, directors=["rival"])
+    document = another_tournament(document)  # not the one just imported
+    ticked = tournament_import(document=document, user=director, directors=["rival"])
     assert sorted(ticked.directors.values_list("username", flat=True)) == ["director", "rival"]
 
 
@@ -696,6 +701,14 @@ def _missing_games(document):
     del _match_with(document, lambda m: m["games"])["games"]
 
 
+def _no_identity(document):
+    del document["tournament"]["uuid"]  # a version 2 file carries it
+
+
+def _identity_not_a_uuid(document):
+    document["tournament"]["uuid"] = "Torneo d'Autunno"
+
+
 @pytest.mark.parametrize(
     ("tamper", "says"),
     [
@@ -710,6 +723,8 @@ def _missing_games(document):
         (_retirement_score_changed, "after a retirement the final score is the games' score"),
         (_retirement_without_final_score, "after a retirement the final score is the games"),
         (_missing_games, ".games is missing"),
+        (_no_identity, "tournament.uuid is missing"),
+        (_identity_not_a_uuid, "tournament.uuid should be a UUID (32 hexadecimal digits)"),
     ],
 )
 def test_a_file_that_breaks_the_rules_is_refused_naming_the_match(document, tamper, says):
@@ -810,6 +825,8 @@ def test_a_director_downloads_checks_and_imports_a_tournament(demo, client):
     assert download["Content-Type"] == "application/json; charset=utf-8"
     assert 'filename="torneo-dautunno-' in download["Content-Disposition"]
     content = download.content
+    assert json.loads(content)["tournament"]["uuid"] == str(tournament.uuid)
+    content = json.dumps(another_tournament(json.loads(content))).encode()  # not the one here
 
     assert "Import a tournament" in client.get(reverse("tournaments")).content.decode()
     assert client.get(reverse("tournament_import")).status_code == 200
@@ -849,11 +866,11 @@ def test_the_import_page_refuses_in_plain_words_and_creates_nothing(document, di
     before = counts()
 
     _refused(client, _upload(client, b"\x89PNG\r\n not json"), "it is not JSON")
-    newer = dict(document, version=2)
+    newer = dict(document, version=3)
     _refused(
         client,
         _upload(client, json.dumps(newer).encode()),
-        "exported by a newer version of Crawford (file format 2; this site reads up to 1)",
+        "exported by a newer version of Crawford (file format 3; this site reads up to 2)",
     )
     _crawford_double(document)
     _refused(
@@ -953,6 +970,128 @@ def test_ticking_someone_not_offered_on_the_page_is_refused_in_words(
     page = response.content.decode()
     assert 'name="directors" value="rival" checked>' in page  # the preview again, as ticked
     assert counts() == before
+
+
+# --- a tournament already here (issue 25.3) ---------------------------------------------------
+
+
+def _ratings():
+    return sorted(Player.objects.values_list("pk", "rating", "experience"))
+
+
+def test_a_tournament_already_here_is_said_so_and_not_imported_again(demo, client):
+    """Its own download imported back: the preview says it is here, with a link, and offers no
+    import; confirming anyway is refused in words (English and Italian), and nothing is made:
+    no second tournament, no player's rating moved a second time."""
+    tournament, director = demo
+    client.force_login(director)
+    content = client.get(reverse("tournament_export", args=[tournament.pk])).content
+    before, ratings = counts(), _ratings()
+    assert RatingChange.objects.exists()  # its results moved ratings once
+    link = f'<a href="{tournament.get_absolute_url()}">Torneo d&#x27;Autunno</a>'
+
+    preview = _upload(client, content)
+    assert preview.status_code == 200
+    page = preview.content.decode()
+    assert f"This tournament is already on this site: {link}." in page
+    assert "would count its results, and move its players' ratings, a second time" in page
+    assert "What the file holds" in page and "What the import will create" not in page
+    assert 'name="confirm"' not in page  # nothing to confirm
+    client.cookies["django_language"] = "it"
+    italian = _upload(client, content).content.decode()
+    assert f"Questo torneo è già su questo sito: {link}." in italian
+    assert 'name="confirm"' not in italian
+
+    for language, says, open_it in [
+        ("en", "This tournament is already on this site: “Torneo d&#x27;Autunno” of", "Open it"),
+        ("it", "Questo torneo è già su questo sito: “Torneo d&#x27;Autunno” del", "Aprilo"),
+    ]:
+        client.cookies["django_language"] = language
+        with translation.override(language):
+            day = date_format(tournament.date)  # "Nov. 26, 2026", "26 novembre 2026"
+        refused = _confirm(client, preview)  # the key posted all the same
+        _refused(client, refused, f"{says} {day}. ")
+        assert f"{open_it}: {link}." in refused.content.decode()
+    assert counts() == before and Tournament.objects.count() == 1
+    assert _ratings() == ratings
+
+
+def test_a_copy_exported_from_another_site_is_still_the_tournament_it_came_from(document, director):
+    """Site A's file (the document) imported here, on site B, keeps its identity, and B's own
+    export carries it: whichever of the two files comes back to a site that holds the
+    tournament (B here, A as well) is refused, nothing made and no rating moved."""
+    created = tournament_import(document=copy.deepcopy(document), user=SYSTEM)
+    assert str(created.uuid) == document["tournament"]["uuid"]
+    from_b = tournament_export(tournament=created)
+    assert from_b["tournament"]["uuid"] == document["tournament"]["uuid"]
+    before, ratings = counts(), _ratings()
+    assert RatingChange.objects.exists()
+
+    for file in (from_b, document):
+        with pytest.raises(ValidationError) as refused:
+            tournament_import(document=copy.deepcopy(file), user=director)
+        assert refused.value.code == "tournament_here"
+        assert "This tournament is already on this site" in refused.value.messages[0]
+    assert counts() == before and _ratings() == ratings
+
+
+def test_an_import_landing_meanwhile_is_refused_by_the_database_in_words(
+    document, director, monkeypatch
+):
+    """Two confirmations of one file at once: both previews found it not here; the identity
+    is unique in the database, so the second is refused in the same words, nothing made."""
+    from tournaments import transfer
+
+    previewed = tournament_import_plan(document=document)
+    assert previewed.here is None
+    tournament_import(document=copy.deepcopy(document), user=director)  # the other lands first
+    monkeypatch.setattr(transfer, "tournament_import_plan", lambda *, document: previewed)
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        tournament_import(document=copy.deepcopy(document), user=director)
+    assert refused.value.code == "tournament_here"
+    assert counts() == before
+
+
+def test_a_tournament_deleted_may_be_imported_again(tournament, director):
+    """The identity names a tournament held, not one ever seen: once gone, its file imports."""
+    document = tournament_export(tournament=tournament)
+    with pytest.raises(ValidationError, match="already on this site"):
+        tournament_import(document=copy.deepcopy(document), user=director)
+    Tournament.objects.filter(pk=tournament.pk).delete()  # no results: it may go
+
+    created = tournament_import(document=document, user=director)
+
+    assert str(created.uuid) == document["tournament"]["uuid"]
+    assert created.name == "Torneo di Natale"
+
+
+def test_a_file_without_an_identity_still_imports_and_its_twin_is_named(document, director_client):
+    """A version 1 file (written before files carried the identity) imports with a new one;
+    imported again, the preview names the tournament of the same name and date, as it may be
+    this one, and leaves the director to judge."""
+    client = director_client
+    old = copy.deepcopy(document)
+    old["version"] = 1
+    del old["tournament"]["uuid"]
+    content = json.dumps(old).encode()
+
+    preview = _upload(client, content)
+    assert preview.status_code == 200
+    assert 'id="alike"' not in preview.content.decode()
+    assert _confirm(client, preview).status_code == 302
+    created = Tournament.objects.get()
+    assert str(created.uuid) != document["tournament"]["uuid"]  # an identity of its own
+
+    again = _upload(client, content)
+    page = again.content.decode()
+    link = f'<a href="{created.get_absolute_url()}">Torneo d&#x27;Autunno</a>'
+    assert f"This site already has a tournament of the same name and date: {link}." in page
+    assert "importing it would make a second copy" in page
+    assert 'name="confirm"' in page  # the director judges
+    client.cookies["django_language"] = "it"
+    italian = _upload(client, content).content.decode()
+    assert f"Questo sito ha già un torneo con lo stesso nome e la stessa data: {link}." in italian
 
 
 # --- the previewed file kept on the server, confirmed by its key (issue 23.9) ---------------
@@ -1176,7 +1315,7 @@ def test_the_import_page_is_for_those_who_may_create_tournaments(client, member,
 
 def test_a_copy_imported_into_an_empty_site_creates_its_players(small, director):
     """Another machine: the same file where none of its players exist yet."""
-    document = tournament_export(tournament=small)
+    document = another_tournament(tournament_export(tournament=small))
     for player in document["players"]:
         player["name"] = "Elsewhere " + player["name"]
     created = tournament_import(document=document, user=director)
@@ -1200,6 +1339,12 @@ def test_the_commands_export_to_a_file_and_import_it(small, tmp_path):
     call_command("tournament_export", small.pk, stdout=out)
     assert out.getvalue() == path.read_text(encoding="utf-8")
 
+    here = "This tournament is already on this site: “Torneo di Natale” of Dec. 13, 2026."
+    with pytest.raises(CommandError, match=here):  # the file of the tournament here
+        call_command("tournament_import", str(path), stdout=io.StringIO())
+    other = another_tournament(json.loads(path.read_text(encoding="utf-8")))
+    path.write_text(json.dumps(other), encoding="utf-8")
+
     out = io.StringIO()
     call_command("tournament_import", str(path), stdout=out)
     created = Tournament.objects.exclude(pk=small.pk).get()
@@ -1209,6 +1354,10 @@ def test_the_commands_export_to_a_file_and_import_it(small, tmp_path):
     assert not created.directors.exists()  # the file alone makes no one a director
     assert AuditEntry.objects.get(code="tournament.imported").user_name == ""  # the site itself
 
+    with pytest.raises(CommandError, match=here):  # its copy is here now
+        call_command("tournament_import", str(path), stdout=io.StringIO())
+    other = another_tournament(other)
+    path.write_text(json.dumps(other), encoding="utf-8")
     out = io.StringIO()
     call_command("tournament_import", str(path), "--director", "director", stdout=out)
     chosen = Tournament.objects.exclude(pk__in=[small.pk, created.pk]).get()
@@ -1281,7 +1430,7 @@ def test_every_format_in_play_or_finished_makes_the_round_trip(
     if limit == 200:  # played to the end: the cut made and played, every knockout won
         assert tournament.events.count() == (2 if options.get("cut") else 1)
         assert all(event_knockout(event=e).champion for e in tournament.events.all() if e.knockout)
-    original = tournament_export(tournament=tournament)
+    original = another_tournament(tournament_export(tournament=tournament))
 
     copy_ = tournament_import(document=copy.deepcopy(original), user=director)
 
