@@ -220,3 +220,17 @@ def test_a_player_s_page_costs_the_same_queries_for_one_event_or_three(
     play_in_new_event()
     with django_assert_num_queries(len(queries)):
         assert client.get(url).status_code == 200
+
+
+def test_a_long_rating_list_is_paged_and_prints_whole_on_one_page(client, field, finish):
+    players = field(26)
+    for winner, loser in zip(players[::2], players[1::2], strict=True):
+        finish(match_create(player_a=winner, player_b=loser, length=1, user=SYSTEM), winner)
+    response = client.get(reverse("ratings"))
+    assert len(table_rows(response, "rating-list")) == 25
+    whole = re.search(
+        r'id="whole-list" href="([^"]*)"|href="([^"]*)" id="whole-list"', response.content.decode()
+    )
+    url = (whole.group(1) or whole.group(2)).replace("&amp;", "&")
+    assert "26 players" in page_words(response)
+    assert len(table_rows(client.get(reverse("ratings") + url), "rating-list")) == 26
