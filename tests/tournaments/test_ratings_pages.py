@@ -76,7 +76,8 @@ def test_the_rating_list_ranks_the_rated_players_and_equal_ratings_share_a_rank(
     ]  # Ezio has no rated match: not on the list
     assert rows[0][7].startswith("+") and rows[2][7].startswith("-")
     heading = "Classifica del rating FIBS" if language == "it" else "Rating list"
-    assert heading in page_words(response)
+    dated = "Rating FIBS al" if language == "it" else "Ratings on"  # a printed list is dated
+    assert heading in page_words(response) and dated in page_words(response)
 
 
 def test_a_filtered_rating_list_keeps_the_ranks_of_the_whole_list(client, rated):
