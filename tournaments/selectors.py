@@ -719,6 +719,16 @@ class PlayerMatch:
     event: Event | None
     round: int | None
     reports: bool = False  # the tournament lets its players report results
+    round_name: str = ""  # the round as the site names it (place_round_name)
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One of the player's rating changes as they see it, with where the match was played."""
+
+    change: RatingChange
+    event: Event | None
+    round_name: str
 
 
 @dataclass(frozen=True)
@@ -766,7 +776,7 @@ class PlayerHome:
     next_match: PlayerMatch | None
     in_play: list[PlayerMatch]
     results: list[PlayerMatch]
-    ratings: list[RatingChange]
+    ratings: list[PlayerRating]
     entries: list[PlayerEntry]
     requests: list[Any]
     reports: PlayerReportsSeen  # results reported and waiting: for this player to answer, or theirs
@@ -795,6 +805,16 @@ def _player_match(player: Player, match: Match) -> PlayerMatch:
         round=place.round if place is not None else None,
         reports=place is not None
         and place.event.tournament.results_by == Tournament.ResultsBy.PLAYERS,
+        round_name=place_round_name(place) if place is not None else "",
+    )
+
+
+def _player_rating(change: RatingChange) -> PlayerRating:
+    place = getattr(change.match, "place", None)
+    return PlayerRating(
+        change=change,
+        event=place.event if place is not None else None,
+        round_name=place_round_name(place) if place is not None else "",
     )
 
 
@@ -821,7 +841,7 @@ def player_home(*, player: Player) -> PlayerHome:
         _player_match(player, m)
         for m in decided.order_by("-date", "-finished_at", "-id")[:RESULTS_SHOWN]
     ]
-    ratings = list(player_rating_history(player=player)[:RESULTS_SHOWN])
+    ratings = [_player_rating(c) for c in player_rating_history(player=player)[:RESULTS_SHOWN]]
     entries = [
         PlayerEntry(
             entry=entry,

@@ -235,3 +235,23 @@ def test_a_long_rating_list_is_paged_and_prints_whole_on_one_page(client, field,
     url = (whole.group(1) or whole.group(2)).replace("&amp;", "&")
     assert "26 players" in page_words(response)
     assert len(table_rows(client.get(reverse("ratings") + url), "rating-list")) == 26
+
+
+@pytest.mark.parametrize(("language", "said"), [("en", "round"), ("it", "turno")])
+def test_a_player_s_own_page_names_the_event_and_round_of_their_rating_changes(
+    client, played, django_user_model, language, said
+):
+    from club.services import player_update
+
+    event, player = played
+    account = django_user_model.objects.create_user("p04", password="pw-player-1")
+    player_update(player=player, account=account, user=SYSTEM)
+    client.force_login(account)
+    response = client.get(reverse("me"), HTTP_ACCEPT_LANGUAGE=language)
+    ratings = re.search(r'<section id="ratings".*?</section>', response.content.decode(), re.S)
+    label = f"{event.tournament.name} · {event.name}"
+    assert f'href="{event.get_absolute_url()}" class="where">{label}</a> · {said} 1' in ratings[0]
+    assert f'href="{reverse("rating_formula")}"' in ratings[0]
+    # the next match, the final, is named by the same helper
+    nexts = re.search(r'<section id="next-match".*?</section>', response.content.decode(), re.S)
+    assert f"{label} · {said} 2" in nexts[0]
