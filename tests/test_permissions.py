@@ -94,6 +94,9 @@ DIRECTORS_READ = {
 PLAYERS_OWN = {"me/", "me/profile/", "me/emails/", "tournaments/<int:pk>/here/"}
 # open to everyone: a link that no longer works is Gone (the walk's invitation is withdrawn)
 GONE = {"invitations/<str:token>/"}
+# pages everyone reads, signed in or not, like the players' list (issue 25.13: the club's
+# rating list and the page explaining the FIBS formula); the walk checks each answers 200
+PUBLIC_READ = {"players/", "ratings/", "ratings/formula/"}
 
 
 def site_patterns(resolver=None, prefix=""):
@@ -245,6 +248,7 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
     before = snapshot()
     walked = changing = 0
     guarded = set()
+    read = set()
     for route, pattern in site_patterns():
         changes = getattr(pattern.callback, "changes", False)
         if changes:
@@ -255,6 +259,9 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
         for method in (client.get, client.post):
             response = method(path, ATTEMPTS)
             walked += 1
+            if route in PUBLIC_READ and method == client.get:
+                assert response.status_code == 200, (path, response.status_code)
+                read.add(route)
             if route in GONE:
                 assert response.status_code == 410, (path, response.status_code)
             elif not changes:
@@ -271,6 +278,7 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
                 assert response.status_code in (403, 405), (path, response.status_code)
     assert walked >= 60 and changing >= 30
     assert DIRECTORS_READ.issubset(guarded)
+    assert read == PUBLIC_READ
     assert snapshot() == before
 
 

@@ -12,7 +12,7 @@ the change that caused it is in the audit under its author's name.
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -27,11 +27,9 @@ from matches.services import match_create, match_delete, match_players_change, m
 
 from .audit import tournament_audit_record
 from .models import Entry, Event, Place, RatingChange
-from .ratings import fibs_update
+from .ratings import fibs_update, rating_kept
 from .selectors import event_entries, event_knockout, event_player_matches
 from .venue import tables_assign
-
-CENT = Decimal("0.01")
 
 
 class TournamentResults:
@@ -261,7 +259,7 @@ def _apply(order: int, match: Match, winner: Player, loser: Player) -> list[Rati
         (winner, change.winner_rating, change.winner_experience),
         (loser, change.loser_rating, change.loser_experience),
     ):
-        after = Decimal(str(rating)).quantize(CENT, rounding=ROUND_HALF_EVEN)
+        after = rating_kept(rating)
         records.append(
             RatingChange(
                 player=player,

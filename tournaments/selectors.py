@@ -12,7 +12,20 @@ from enum import StrEnum
 from itertools import pairwise
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import (
+    Count,
+    DecimalField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -20,7 +33,12 @@ from club.models import Player
 from club.policy import MatchScope, PlayerScope
 from club.selectors import players_namesakes
 from matches.models import Game, Match, ResultReport
-from matches.selectors import ScoreSheet, match_score_sheet, player_reports_pending
+from matches.selectors import (
+    ScoreSheet,
+    match_score_sheet,
+    player_matches,
+    player_reports_pending,
+)
 
 from .models import Entry, EntryRequest, Event, Place, RatingChange, Table, Tournament
 from .pairing.bracket import (
@@ -63,16 +81,22 @@ def match_scope(match: Any) -> MatchScope | None:
         player_reports=tournament.results_by == tournament.ResultsBy.PLAYERS,
         report_detail=tournament.report_detail,
         confirm_minutes=tournament.confirm_minutes,
-        label=_("%(tournament)s · %(event)s · round %(round)s (%(key)s)")
+        label=_("%(tournament)s · %(event)s · %(round)s (%(key)s)")
         % {
             "tournament": tournament.name,
             "event": place.event.name,
-            "round": place.round,
+            "round": place_round_name(place),
             "key": place.bracket_key,
         },
         url=place.event.get_absolute_url(),
         table=table,
     )
+
+
+def place_round_name(place: Place) -> str:
+    """What the site calls the round a match is played in ("round 2"), wherever a match is
+    named with its round: the match's header, a player's matches and rating changes."""
+    return _("round %(number)s") % {"number": place.round}
 
 
 def player_scope(player: Any) -> PlayerScope:
@@ -116,6 +140,42 @@ def player_list() -> QuerySet[Player]:
 def player_rating_history(*, player: Player) -> QuerySet[RatingChange]:
     return player.rating_changes.select_related(
         "match__player_a", "match__player_b", "match__place__event__tournament"
+    )
+
+
+def player_match_list(*, player: Player) -> QuerySet[Match]:
+    """The player's matches, each with the event and round it is played in (if any)."""
+    return player_matches(player=player).select_related("place__event__tournament")
+
+
+def rating_list() -> QuerySet[Player]:
+    """The club's rating list: every player with a rated match, best first, each with
+    ``rank`` (players on the same rating share one: 1, 2, 2, 4; a filtered list keeps the
+    ranks of the whole list), ``rated`` (rated matches), ``last_change`` and ``last_date``
+    (the latest rated match's change and date)."""
+    has_rated = Exists(RatingChange.objects.filter(player=OuterRef("pk")))
+    better = Player.objects.filter(has_rated, rating__gt=OuterRef("rating")).order_by()
+    ahead = better.annotate(count=Func(F("pk"), function="COUNT")).values("count")
+    last = RatingChange.objects.filter(player=OuterRef("pk")).order_by("-order")
+    moved = ExpressionWrapper(
+        F("rating_after") - F("rating_before"),
+        output_field=DecimalField(max_digits=7, decimal_places=2),
+    )
+    return (
+        Player.objects.filter(has_rated)
+        .annotate(
+            rank=Subquery(ahead, output_field=IntegerField()) + 1,
+            rated=Subquery(
+                RatingChange.objects.filter(player=OuterRef("pk"))
+                .order_by()
+                .annotate(count=Func(F("pk"), function="COUNT"))
+                .values("count"),
+                output_field=IntegerField(),
+            ),
+            last_change=Subquery(last.annotate(moved=moved).values("moved")[:1]),
+            last_date=Subquery(last.values("match__date")[:1]),
+        )
+        .order_by("-rating", "sort_name", "name", "id")
     )
 
 
@@ -728,6 +788,16 @@ class PlayerMatch:
     event: Event | None
     round: int | None
     reports: bool = False  # the tournament lets its players report results
+    round_name: str = ""  # the round as the site names it (place_round_name)
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One of the player's rating changes as they see it, with where the match was played."""
+
+    change: RatingChange
+    event: Event | None
+    round_name: str
 
 
 @dataclass(frozen=True)
@@ -775,7 +845,7 @@ class PlayerHome:
     next_match: PlayerMatch | None
     in_play: list[PlayerMatch]
     results: list[PlayerMatch]
-    ratings: list[RatingChange]
+    ratings: list[PlayerRating]
     entries: list[PlayerEntry]
     requests: list[Any]
     reports: PlayerReportsSeen  # results reported and waiting: for this player to answer, or theirs
@@ -804,6 +874,16 @@ def _player_match(player: Player, match: Match) -> PlayerMatch:
         round=place.round if place is not None else None,
         reports=place is not None
         and place.event.tournament.results_by == Tournament.ResultsBy.PLAYERS,
+        round_name=place_round_name(place) if place is not None else "",
+    )
+
+
+def _player_rating(change: RatingChange) -> PlayerRating:
+    place = getattr(change.match, "place", None)
+    return PlayerRating(
+        change=change,
+        event=place.event if place is not None else None,
+        round_name=place_round_name(place) if place is not None else "",
     )
 
 
@@ -830,7 +910,7 @@ def player_home(*, player: Player) -> PlayerHome:
         _player_match(player, m)
         for m in decided.order_by("-date", "-finished_at", "-id")[:RESULTS_SHOWN]
     ]
-    ratings = list(player_rating_history(player=player)[:RESULTS_SHOWN])
+    ratings = [_player_rating(c) for c in player_rating_history(player=player)[:RESULTS_SHOWN]]
     entries = [
         PlayerEntry(
             entry=entry,

@@ -4,9 +4,48 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from matches.selectors import match_score_sheet
+from matches.tables import MatchTable
 
 from .pairing.standings import Decider
+from .ratings import CENT
 from .reasons import reason_text
+from .selectors import place_round_name
+
+
+def _place(match):
+    """The match's place in an event, or None for a match outside any tournament."""
+    return getattr(match, "place", None)
+
+
+def _signed(change) -> str:
+    """A rating change in the visitor's format with its sign: +12,34 in Italian."""
+    return ("+" if change > 0 else "") + number_format(change, decimal_pos=2)
+
+
+class EventRoundColumns(tables.Table):
+    """The event (a link to it) and the round of each row's match, the round named as the
+    match's header names it (:func:`tournaments.selectors.place_round_name`); blank outside
+    any tournament. ``match_of`` finds a row's match."""
+
+    event = tables.Column(verbose_name=_("event"), empty_values=(), orderable=False)
+
+    @staticmethod
+    def match_of(record):
+        return record
+
+    def render_event(self, record):
+        place = _place(self.match_of(record))
+        if place is None:
+            return ""
+        event = place.event
+        return format_html(
+            '<a href="{}">{} · {}</a> · <span class="round">{}</span>',
+            event.get_absolute_url(),
+            event.tournament.name,
+            event.name,
+            place_round_name(place),
+        )
+
 
 # what placed a round robin player among those level with them on wins, in a few words
 DECIDED_BY = {
@@ -146,7 +185,15 @@ class PairingTable(tables.Table):
         return _("sheet")
 
 
-class RatingHistoryTable(tables.Table):
+class PlayerMatchTable(EventRoundColumns, MatchTable):
+    """A player's matches, each with its event and round."""
+
+    class Meta(MatchTable.Meta):
+        sequence = ("date", "event", "...")
+        attrs = {"class": "table", "id": "player-matches"}
+
+
+class RatingHistoryTable(EventRoundColumns):
     date = tables.DateColumn(verbose_name=_("date"), accessor="match__date", short=False)
     match = tables.Column(verbose_name=_("match"), linkify=True)
     rating_before = tables.Column(verbose_name=_("before"))
@@ -155,9 +202,39 @@ class RatingHistoryTable(tables.Table):
     experience_after = tables.Column(verbose_name=_("experience"))
 
     class Meta:
-        attrs = {"class": "table ratings"}
+        attrs = {"class": "table ratings", "id": "rating-history"}
         orderable = False
+        sequence = ("date", "match", "event", "...")
+
+    @staticmethod
+    def match_of(record):
+        return record.match
 
     def render_change(self, record):
-        change = record.change  # in the visitor's format, like the ratings beside it
-        return ("+" if change > 0 else "") + number_format(change, decimal_pos=2)
+        return _signed(record.change)  # in the visitor's format, like the ratings beside it
+
+
+class RatingListTable(tables.Table):
+    """The club's rating list (:func:`tournaments.selectors.rating_list`): sorting by rank
+    is sorting by rating, best first."""
+
+    rank = tables.Column(verbose_name="#", order_by=("-rating", "sort_name", "name", "id"))
+    name = tables.Column(verbose_name=_("name"), linkify=True, order_by=("sort_name", "name", "id"))
+    club = tables.Column(verbose_name=_("club"))
+    country = tables.Column(verbose_name=_("country"))
+    rating = tables.Column(verbose_name=_("rating"))
+    rated = tables.Column(verbose_name=_("rated matches"))
+    experience = tables.Column(verbose_name=_("experience"))
+    last_change = tables.Column(verbose_name=_("last change"))
+    last_date = tables.DateColumn(verbose_name=_("last rated match"), short=False)
+
+    class Meta:
+        attrs = {"class": "table rating-list", "id": "rating-list"}
+        empty_text = _("No player has a rated match yet.")
+
+    # SQLite's subtraction leaves 22.3599999...: to the cent before it is shown
+    def render_last_change(self, value):
+        return _signed(value.quantize(CENT))
+
+    def value_last_change(self, value):
+        return value.quantize(CENT)

@@ -16,11 +16,16 @@ from club.policy import can_change_player, can_create, require, sign_in_required
 from club.selectors import players_import_preview
 from club.services import player_create, player_update, players_import
 from club.tables import PlayerTable, table_page
-from matches.selectors import match_list, player_matches, player_record
+from matches.selectors import match_list, player_record
 from matches.tables import MatchTable
 
-from .selectors import player_list, player_rating_history
-from .tables import RatingHistoryTable
+from .ratings import fibs_steps, rating_kept
+from .selectors import player_list, player_match_list, player_rating_history, rating_list
+from .tables import PlayerMatchTable, RatingHistoryTable, RatingListTable
+
+# the formula page's worked example: a newcomer rated below an experienced player beats them
+# in a 7-point match; every figure shown is computed from these by tournaments.ratings
+EXAMPLE = {"winner": (1580.0, 150), "loser": (1720.0, 860), "length": 7}
 
 
 def home(request):
@@ -33,11 +38,33 @@ def players(request):
     return table_page(request, PlayerTable(filterset.qs), filterset, "players.html", "players")
 
 
+def ratings(request):
+    """The club's rating list, public like the players' list."""
+    filterset = PlayerFilter(request.GET, queryset=rating_list())
+    return table_page(request, RatingListTable(filterset.qs), filterset, "ratings.html", "ratings")
+
+
+def rating_formula(request):
+    """The FIBS formula as the site computes it, with a worked example computed by it."""
+    steps = fibs_steps(**EXAMPLE)
+    favourite = fibs_steps(
+        winner=EXAMPLE["loser"], loser=EXAMPLE["winner"], length=EXAMPLE["length"]
+    )
+    context = {
+        "example": EXAMPLE,
+        "steps": steps,
+        "winner_after": rating_kept(steps.change.winner_rating),
+        "loser_after": rating_kept(steps.change.loser_rating),
+        "favourite": favourite,
+    }
+    return render(request, "rating_formula.html", context)
+
+
 def player(request, pk: int):
     person = get_object_or_404(Player, pk=pk)
-    matches = list(player_matches(player=person))
+    matches = list(player_match_list(player=person))
     won, lost = player_record(player=person, matches=matches)
-    table = MatchTable(matches, orderable=False)
+    table = PlayerMatchTable(matches, orderable=False)
     ratings = RatingHistoryTable(player_rating_history(player=person))
     RequestConfig(request, paginate={"per_page": 25}).configure(ratings)
     may_change = can_change_player(request.user, person)

@@ -191,6 +191,8 @@ def test_every_page_of_the_evening_fits_a_phone_and_names_its_columns(
         "/matches/",
         "/players/",
         f"/players/{match.player_a_id}/",
+        "/ratings/",
+        "/ratings/formula/",
         "/players/import/",
         "/tournaments/new/",
         f"/tournaments/{tournament}/edit/",
