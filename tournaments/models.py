@@ -381,7 +381,8 @@ class Place(models.Model):
 
     @property
     def round_name(self) -> RoundName:
-        """ "Round 3", or double elimination's "Final" (see :mod:`tournaments.rounds`)."""
+        """What the round is called: "Round 3", or double elimination's "Final" (see
+        :mod:`tournaments.rounds`)."""
         return round_name(self.round, [self.bracket_key])
 
 

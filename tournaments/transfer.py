@@ -79,6 +79,7 @@ from .advancement import ratings_rederive
 from .audit import tournament_audit_record
 from .models import Bye, Entry, Event, Place, Round, Tournament
 from .pairing.bracket import FINAL_KEY, RESET_KEY, resolve
+from .rounds import round_name
 from .selectors import SHAPES
 
 FORMAT = "crawford-tournament"
@@ -1051,12 +1052,10 @@ def _check_event(event: EventIn, events: dict[str, EventIn], players: dict[str, 
 
 
 def _label(match: MatchIn, events: dict[str, EventIn], players: dict[str, PlayerIn]) -> str:
-    return _("%(event)s, round %(round)s, %(a)s – %(b)s") % {
-        "event": events[match.event].name,
-        "round": match.round,
-        "a": players[match.player_a].name,
-        "b": players[match.player_b].name,
-    }
+    """A match as a refusal names it: "Main, round 2, Anna – Bruno", "Double, final, …"."""
+    name = round_name(match.round, [match.bracket_key])
+    a, b = players[match.player_a].name, players[match.player_b].name
+    return f"{events[match.event].name}, {name}, {a} – {b}"
 
 
 def _check_match(match: MatchIn, event: EventIn, players: dict[str, PlayerIn]) -> None:
