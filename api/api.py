@@ -23,6 +23,7 @@ from club.models import Player
 from matches.models import Game, Match
 from matches.selectors import player_matches, player_record
 from tournaments.models import Bye, Entry, Event
+from tournaments.rounds import round_name
 from tournaments.selectors import (
     DRAW_TITLES,
     event_knockout,
@@ -262,6 +263,7 @@ def event(request: HttpRequest, pk: Id):
         "progress": {
             "stage": progress.stage,
             "round": progress.round,
+            "round_stage": progress.round_name.stage.value if progress.round_name else None,
             "champion": serializers.player_ref(progress.champion),
         },
     }
@@ -274,6 +276,7 @@ def _rounds(event: Event, entries: list[Entry], matches: list[Match]) -> list[di
     found = []
     for number in numbers:
         in_round = [m for m in matches if m.place.round == number]
+        name = round_name(number, [m.place.bracket_key for m in in_round])
         playing = {p for m in in_round for p in (m.player_a_id, m.player_b_id)}
         resting = []
         if event.format == Event.Format.ROUND_ROBIN:
@@ -284,7 +287,8 @@ def _rounds(event: Event, entries: list[Entry], matches: list[Match]) -> list[di
             {
                 "event": event.pk,
                 "number": number,
-                "length": event.length_for(number),
+                "stage": name.stage.value,
+                "length": event.length_of(name),
                 "matches": [serializers.match_out(m) for m in in_round],
                 "byes": [
                     {"player": serializers.player_ref(b.player), "reason": b.reason_code}

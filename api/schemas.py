@@ -30,6 +30,12 @@ Stage = Literal["entries", "playing", "to_pair", "to_cut", "finished"]
 DecidedBy = Literal[
     "wins", "head_to_head", "head_to_head_difference", "difference", "points_for", "shared"
 ]
+RoundStage = Literal["round", "final", "final_again"]
+ROUND_STAGE = (
+    "what the round is: round (a numbered round), final (a double elimination's final, "
+    "played after the losers' draw's last round) or final_again (that final played again: "
+    "the losers' draw's player won it, so each finalist has lost once)"
+)
 
 
 class Error(Schema):
@@ -115,7 +121,11 @@ class MatchOut(Schema):
     finished_at: datetime.datetime | None
     tournament: int | None
     event: int | None
-    round: int | None
+    round: int | None = Field(
+        description="the round's number, in the order of play (a double elimination's final "
+        "comes after every other round)"
+    )
+    round_stage: RoundStage | None = Field(description=ROUND_STAGE + "; null outside a tournament")
     bracket_key: str = Field(description="the match's place in a knockout, e.g. M1-3; or empty")
     table: int | None = Field(description="the table it is played at, while seated")
 
@@ -162,6 +172,7 @@ class EntryOut(Schema):
 class Progress(Schema):
     stage: Stage
     round: int | None
+    round_stage: RoundStage | None = Field(description=ROUND_STAGE + "; null when no round is")
     champion: PlayerRef | None
 
 
@@ -192,6 +203,7 @@ class ByeOut(Schema):
 class RoundOut(Schema):
     event: int
     number: int
+    stage: RoundStage = Field(description=ROUND_STAGE)
     length: int
     matches: list[MatchOut]
     byes: list[ByeOut] = Field(description="a Swiss round's bye: a win without a match")

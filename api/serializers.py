@@ -77,6 +77,7 @@ def match_out(match: Match, sheet: ScoreSheet | None = None) -> dict[str, Any]:
         "tournament": place.event.tournament_id if place else None,
         "event": place.event_id if place else None,
         "round": place.round if place else None,
+        "round_stage": place.round_name.stage.value if place else None,
         "bracket_key": place.bracket_key if place else "",
         "table": table.number if table else None,
     }

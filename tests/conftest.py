@@ -220,6 +220,32 @@ def finish(director):
     return play
 
 
+@pytest.fixture
+def double_final_again(event_with, director, finish):
+    """A 9-player double elimination played up to its final played again, not yet begun:
+    the winners chosen at random, but the final won by the losers' draw's player, so the
+    unbeaten player has lost once and the final is played again (issue 25.2)."""
+    import random
+
+    from tests.tournaments.helpers import by_key, play_everything
+    from tournaments.models import Event
+    from tournaments.pairing.bracket import FINAL_KEY, RESET_KEY
+    from tournaments.services import event_draw
+
+    event = event_with(Event.Format.DOUBLE, 9)
+    event_draw(event=event, seed=9, user=director)
+
+    def losers_side_wins_the_final(match):
+        return match.player_b if match.place.bracket_key == FINAL_KEY else None
+
+    # 2n - 2 matches: 7 players out with two defeats, the losers' finalist's, the final's
+    played = play_everything(
+        event, finish, random.Random(9), limit=16, choose=losers_side_wins_the_final
+    )
+    assert played == 16 and not by_key(event, RESET_KEY).decided
+    return event
+
+
 # --- real-browser tests: Debian's chromium driven by Playwright ---------------------------
 
 import shutil  # noqa: E402

@@ -96,3 +96,43 @@ def test_migrating_an_old_club_database_keeps_everything():
         "The site recorded the final score 2–5.",
     ]
     assert AuditEntry.objects.get(match_id=paired.pk).tournament_id == tournament.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_elimination_s_final_moves_after_the_losers_draw():
+    """Issue 25.2: a database from before numbered the final round 1 and the final played
+    again round 2; migrated, they come after the losers' draw's last round. Other events'
+    places, and a single elimination's, keep their rounds."""
+    before = [("tournaments", "0014_entries_sorted_as_read")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    Player = old.get_model("club", "Player")
+    Tournament = old.get_model("tournaments", "Tournament")
+    Event = old.get_model("tournaments", "Event")
+    Place = old.get_model("tournaments", "Place")
+    Match = old.get_model("matches", "Match")
+    anna = Player.objects.create(name="Anna Rossi")
+    bruno = Player.objects.create(name="Bruno Bianchi")
+    tournament = Tournament.objects.create(name="Torneo", date=timezone.localdate())
+    double = Event.objects.create(tournament=tournament, name="Double", format="double")
+    single = Event.objects.create(tournament=tournament, name="Single", format="single")
+
+    def place(event, number, key):
+        match = Match.objects.create(player_a=anna, player_b=bruno, length=5)
+        return Place.objects.create(match=match, event=event, round=number, bracket_key=key)
+
+    rounds = {"M1-2": 1, "M2-1": 2, "L1-1": 1, "L5-1": 5, "L6-1": 6, "F1-1": 1, "F2-1": 2}
+    for key, number in rounds.items():
+        place(double, number, key)
+    other = place(single, 1, "F1-1")  # no such key in a single elimination: left alone
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from tournaments.models import Place as NewPlace
+
+    now = {p.bracket_key: p.round for p in NewPlace.objects.filter(event_id=double.pk)}
+    assert now == rounds | {"F1-1": 7, "F2-1": 8}
+    assert NewPlace.objects.get(pk=other.pk).round == 1

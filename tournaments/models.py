@@ -19,6 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from club.models import Player
 from matches.models import Match, odd_length_constraint
 
+from .rounds import RoundName, round_name
+
 
 class Tournament(models.Model):
     # who it is wherever it goes: written in its export and kept by an import, so a site
@@ -194,6 +196,11 @@ class Event(models.Model):
         """Each round's length; the last one given holds for any later round."""
         lengths = [r.length for r in self.rounds.all()]
         return lengths[min(round_number, len(lengths)) - 1]
+
+    def length_of(self, name: RoundName) -> int:
+        """A named round's length: a double elimination's final (and the final played
+        again) is played to the last length given, however many rounds came before."""
+        return self.length_for(999 if name.final else name.number)
 
 
 class Round(models.Model):
@@ -375,6 +382,12 @@ class Place(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} {self.bracket_key}"
+
+    @property
+    def round_name(self) -> RoundName:
+        """What the round is called: "Round 3", or double elimination's "Final" (see
+        :mod:`tournaments.rounds`)."""
+        return round_name(self.round, [self.bracket_key])
 
 
 class Table(models.Model):

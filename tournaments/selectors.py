@@ -57,6 +57,7 @@ from .pairing.bracket import (
 )
 from .pairing.standings import Result, Standing, round_robin_standings, swiss_standings
 from .reasons import reason_text
+from .rounds import RoundName, round_name
 
 
 def match_scope(match: Any) -> MatchScope | None:
@@ -85,18 +86,12 @@ def match_scope(match: Any) -> MatchScope | None:
         % {
             "tournament": tournament.name,
             "event": place.event.name,
-            "round": place_round_name(place),
+            "round": str(place.round_name),  # "round 2", "final"
             "key": place.bracket_key,
         },
         url=place.event.get_absolute_url(),
         table=table,
     )
-
-
-def place_round_name(place: Place) -> str:
-    """What the site calls the round a match is played in ("round 2"), wherever a match is
-    named with its round: the match's header, a player's matches and rating changes."""
-    return _("round %(number)s") % {"number": place.round}
 
 
 def player_scope(player: Any) -> PlayerScope:
@@ -474,16 +469,13 @@ def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketS
             sections.append(_section(f"{title} ({parts + 1}/{parts + 1})", later, start=start))
         else:
             sections.append(_section(title, columns, start=rounds[0][0].round))
-    finals = [slots[m.key] for m in knockout.bracket.matches if m.draw == "final"]
-    if "F2-1" in slots:
-        finals.append(slots["F2-1"])
+    finals = [s for s in slots.values() if s.match.draw == "final"]  # and played again
     if finals:
-        sections.append(
-            BracketSection(
-                _("Final"),
-                (BracketColumn(_("Final"), tuple(_box(event, knockout, s) for s in finals)),),
-            )
-        )
+        columns = []
+        for slot in finals:  # a column each, named as every page names it
+            name = round_name(slot.match.round, [slot.match.key])
+            columns.append(BracketColumn(name.title, (_box(event, knockout, slot),)))
+        sections.append(BracketSection(_("Final"), tuple(columns)))
     return sections
 
 
@@ -662,6 +654,7 @@ class Progress:
     stage: str  # entries, playing, to_pair, to_cut, finished
     round: int | None = None
     champion: Player | None = None
+    round_name: RoundName | None = None  # the round in play or to pair: "Round 3", "Final"
 
 
 def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | None) -> Progress:
@@ -669,14 +662,15 @@ def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | N
         return Progress("entries")
     current = event_current_round(event=event, matches=matches)
     if current is not None:
-        return Progress("playing", current)
+        keys = [m.place.bracket_key for m in matches if m.place.round == current]
+        return Progress("playing", current, round_name=round_name(current, keys))
     if knockout is not None:
         return Progress("finished", champion=knockout.champion)
     if event.format == Event.Format.SWISS:
         paired = max((m.place.round for m in matches), default=0)
         paired = max([paired, *event.byes.values_list("round", flat=True)])
         if paired < (event.swiss_rounds or 0):
-            return Progress("to_pair", paired + 1)
+            return Progress("to_pair", paired + 1, round_name=RoundName(paired + 1))
         if event.cut and not event.children.exists():
             return Progress("to_cut")
     return Progress("finished")
@@ -705,6 +699,7 @@ class RoundPairings:
     matches: tuple[Match, ...]
     byes: tuple[str, ...]  # Swiss byes and round robin rests: who does not play
     length: int
+    name: RoundName  # "Round 3", or a double elimination's "Final"
 
 
 def event_rounds(
@@ -731,7 +726,8 @@ def event_rounds(
                 and e.player_id not in playing
                 and e.status != Entry.Status.WITHDRAWN
             ]
-        rounds.append(RoundPairings(number, in_round, tuple(resting), event.length_for(number)))
+        name = round_name(number, [m.place.bracket_key for m in in_round])
+        rounds.append(RoundPairings(number, in_round, tuple(resting), event.length_of(name), name))
     return rounds
 
 
@@ -786,9 +782,8 @@ class PlayerMatch:
     won: bool | None  # None while not decided
     table: int | None
     event: Event | None
-    round: int | None
+    round: RoundName | None
     reports: bool = False  # the tournament lets its players report results
-    round_name: str = ""  # the round as the site names it (place_round_name)
 
 
 @dataclass(frozen=True)
@@ -797,7 +792,7 @@ class PlayerRating:
 
     change: RatingChange
     event: Event | None
-    round_name: str
+    round: RoundName | None
 
 
 @dataclass(frozen=True)
@@ -871,10 +866,9 @@ def _player_match(player: Player, match: Match) -> PlayerMatch:
         won=None if sheet.winner is None else sheet.winner == side,
         table=table.number if table is not None else None,
         event=place.event if place is not None else None,
-        round=place.round if place is not None else None,
+        round=place.round_name if place is not None else None,
         reports=place is not None
         and place.event.tournament.results_by == Tournament.ResultsBy.PLAYERS,
-        round_name=place_round_name(place) if place is not None else "",
     )
 
 
@@ -883,7 +877,7 @@ def _player_rating(change: RatingChange) -> PlayerRating:
     return PlayerRating(
         change=change,
         event=place.event if place is not None else None,
-        round_name=place_round_name(place) if place is not None else "",
+        round=place.round_name if place is not None else None,
     )
 
 

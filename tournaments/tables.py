@@ -9,7 +9,6 @@ from matches.tables import MatchTable
 from .pairing.standings import Decider
 from .ratings import CENT
 from .reasons import reason_text
-from .selectors import place_round_name
 
 
 def _place(match):
@@ -24,7 +23,7 @@ def _signed(change) -> str:
 
 class EventRoundColumns(tables.Table):
     """The event (a link to it) and the round of each row's match, the round named as the
-    match's header names it (:func:`tournaments.selectors.place_round_name`); blank outside
+    match's header names it (:attr:`tournaments.models.Place.round_name`); blank outside
     any tournament. ``match_of`` finds a row's match."""
 
     event = tables.Column(verbose_name=_("event"), empty_values=(), orderable=False)
@@ -43,7 +42,7 @@ class EventRoundColumns(tables.Table):
             event.get_absolute_url(),
             event.tournament.name,
             event.name,
-            place_round_name(place),
+            str(place.round_name),
         )
 
 

@@ -92,7 +92,8 @@ from rules.turn import Turn
 from .advancement import ratings_rederive
 from .audit import tournament_audit_record
 from .models import Bye, Entry, Event, Place, Round, Tournament
-from .pairing.bracket import resolve
+from .pairing.bracket import FINAL_KEY, RESET_KEY, resolve
+from .rounds import round_name
 from .selectors import SHAPES
 
 FORMAT = "crawford-tournament"
@@ -1092,12 +1093,10 @@ def _check_event(event: EventIn, events: dict[str, EventIn], players: dict[str, 
 
 
 def _label(match: MatchIn, events: dict[str, EventIn], players: dict[str, PlayerIn]) -> str:
-    return _("%(event)s, round %(round)s, %(a)s – %(b)s") % {
-        "event": events[match.event].name,
-        "round": match.round,
-        "a": players[match.player_a].name,
-        "b": players[match.player_b].name,
-    }
+    """A match as a refusal names it: "Main, round 2, Anna – Bruno", "Double, final, …"."""
+    name = round_name(match.round, [match.bracket_key])
+    a, b = players[match.player_a].name, players[match.player_b].name
+    return f"{events[match.event].name}, {name}, {a} – {b}"
 
 
 def _check_match(match: MatchIn, event: EventIn, players: dict[str, PlayerIn]) -> None:
@@ -1298,8 +1297,16 @@ def _dispute_checked(
         )
 
 
+# a file exported before a double elimination's final came after the losers' draw's last
+# round numbered the final round 1 and the final played again round 2
+_FINAL_ROUNDS_BEFORE = {FINAL_KEY: 1, RESET_KEY: 2}
+
+
 def _check_knockout(event: EventIn, players: dict[str, PlayerIn]) -> None:
-    """A knockout's matches are those its draw and results make (as event_advance keeps them)."""
+    """A knockout's matches are those its draw and results make (as event_advance keeps them).
+
+    A double elimination's final numbered as older files did is taken in the round it has now.
+    """
 
     def refuse(key: str) -> NoReturn:
         raise ValidationError(
@@ -1336,6 +1343,8 @@ def _check_knockout(event: EventIn, players: dict[str, PlayerIn]) -> None:
             if a is not None and b is not None:
                 refuse(key)
             continue
+        if existing.round == _FINAL_ROUNDS_BEFORE.get(key):
+            existing.round = slot.match.round
         if (existing.player_a, existing.player_b) != (a, b) or existing.round != slot.match.round:
             refuse(key)
     for key in by_key:

@@ -183,6 +183,44 @@ def test_an_event_its_rounds_and_its_tournament(client, swiss):
     assert body(client, "tournaments?date_from=2027-01-01")["count"] == 0
 
 
+def test_a_double_elimination_s_final_is_named_after_the_losers_draw(
+    client, double_final_again, finish
+):
+    """Issue 25.2: the final is round 7 (after the losers' draw's 6), the final played again
+    round 8, and each says what it is in ``round_stage``: codes, the same in any language."""
+    event = double_final_again
+    again = Match.objects.get(place__event=event, place__bracket_key="F2-1")
+    for language in ("en", "it"):
+        found = body(client, f"events/{event.pk}", **{"Accept-Language": language})
+        assert found["progress"] == {
+            "stage": "playing",
+            "round": 8,
+            "round_stage": "final_again",
+            "champion": None,
+        }
+    finish(again, again.player_a)
+    for language in ("en", "it"):
+        rounds = body(client, f"events/{event.pk}/rounds", **{"Accept-Language": language})
+        assert [(r["number"], r["stage"], r["length"]) for r in rounds] == [
+            *((n, "round", length) for n, length in enumerate([5, 5, 7, 7, 9, 11], 1)),
+            (7, "final", 11),
+            (8, "final_again", 11),
+        ]
+        assert [m["bracket_key"] for m in rounds[0]["matches"]] == ["M1-2"]  # no final in it
+        for paired in rounds:
+            assert all(m["round_stage"] == paired["stage"] for m in paired["matches"])
+        final = body(client, f"events/{event.pk}/rounds/7", **{"Accept-Language": language})
+        assert [(m["bracket_key"], m["round"]) for m in final["matches"]] == [("F1-1", 7)]
+        match = body(client, f"matches/{again.pk}", **{"Accept-Language": language})
+        assert (match["round"], match["round_stage"], match["bracket_key"]) == (
+            8,
+            "final_again",
+            "F2-1",
+        )
+    done = body(client, f"events/{event.pk}")["progress"]
+    assert done["stage"] == "finished" and done["round_stage"] is None
+
+
 def test_a_round_robin_round_names_who_rests(client, event_with, director):
     event = event_with(Event.Format.ROUND_ROBIN, 5, pools=1, lengths=(7,))
     event_draw(event=event, seed=2, user=director)

@@ -19,12 +19,14 @@ def by_key(event, key):
     return found.get(place__event=event, place__bracket_key=key)
 
 
-def play_everything(event, finish, rng, *, limit=500):
-    """Finish every match as it appears, the winner picked by ``rng``; returns how many."""
+def play_everything(event, finish, rng, *, limit=500, choose=None):
+    """Finish every match as it appears, the winner picked by ``choose(match)`` or, when it
+    answers None (or there is none), by ``rng``; returns how many."""
     played = 0
     while (waiting := open_matches(event)) and played < limit:
         match = rng.choice(waiting)
-        finish(match, rng.choice((match.player_a, match.player_b)))
+        winner = choose(match) if choose is not None else None
+        finish(match, winner or rng.choice((match.player_a, match.player_b)))
         played += 1
     return played
 

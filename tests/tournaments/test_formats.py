@@ -4,13 +4,19 @@ warning when a first defeat sends most players home, a play-off for third place.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.helpers import page_words
+from tests.tournaments.helpers import by_key
 from tournaments.models import Event
 from tournaments.pairing.bracket import (
+    FINAL_KEY,
+    RESET_KEY,
     first_defeat_ends,
     play_out,
     random_results,
@@ -252,3 +258,150 @@ def test_the_warning_is_gone_once_the_first_round_is_played(cut_of_four, directo
         words = page_words(director_client.get(url, HTTP_ACCEPT_LANGUAGE=language))
         assert "go home after their first match" not in words
         assert "tornano a casa dopo la prima partita" not in words
+
+
+# --- double elimination's final: after the losers' draw, and called the final (issue 25.2) ----
+
+FINAL_NAMES = {
+    "en": ("Round %s", "Final", "Final, played again", "matches to %s points"),
+    "it": ("Turno %s", "Finale", "Ripetizione della finale", "partite ai %s punti"),
+}
+
+
+def _rounds_shown(client, event, language):
+    """The event page's rounds: (the heading, the match codes listed under it)."""
+    page = client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    sections = re.findall(r'<section class="round" id="round-\d+">(.*?)</section>', page, re.S)
+    return [
+        (
+            " ".join(re.search(r"<h3>(.*?)</h3>", s, re.S)[1].split()),
+            re.findall(r"\b[MLF]\d+-\d+\b", s.split("</h3>", 1)[1]),
+        )
+        for s in sections
+    ]
+
+
+@pytest.mark.django_db
+def test_the_final_comes_after_the_losers_draw_and_is_played_again_by_itself(
+    double_final_again, client
+):
+    """Nine players: the main draw has 4 rounds, the losers' draw 6; the final is round 7
+    and the final played again round 8, each alone in its round. While the final played
+    again waits, the event's line and its score sheet call it what it is."""
+    event = double_final_again
+    final, again = by_key(event, FINAL_KEY), by_key(event, RESET_KEY)
+    losers = [m for m in event_matches(event=event) if m.place.bracket_key.startswith("L")]
+    assert (final.place.round, again.place.round) == (7, 8)
+    assert max(m.place.round for m in losers) == 6
+    assert {again.player_a_id, again.player_b_id} == {final.player_a_id, final.player_b_id}
+    assert final.length == again.length == 11  # the last length given: the final's
+    for language, playing, where in (
+        ("en", "Final, played again: in play", "· final, played again (F2-1) ·"),
+        ("it", "Ripetizione della finale: in corso", "· ripetizione della finale (F2-1) ·"),
+    ):
+        words = page_words(client.get(event.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language))
+        assert playing in words
+        sheets = client.get(
+            reverse("round_sheets", args=[event.pk, 8]), HTTP_ACCEPT_LANGUAGE=language
+        )
+        words = page_words(sheets)
+        assert where in words and words.count("F2-1") == 2  # the code above, and beside "where"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_double_elimination_s_final_is_called_the_final_on_every_page(
+    double_final_again, client, finish, language
+):
+    """Played to the end, the losers' draw's player winning the final: the event's rounds, the
+    printed pairings, the printed bracket's last page and the match's header say "Final" and
+    "Final, played again", never round 1 and 2."""
+    event = double_final_again
+    again = by_key(event, RESET_KEY)
+    finish(again, again.player_a)
+    assert event_knockout(event=event).champion is not None
+    numbered, final, played_again, lengths = FINAL_NAMES[language]
+
+    shown = _rounds_shown(client, event, language)
+    assert [heading for heading, _codes in shown] == [
+        *(
+            f"{numbered % n} · {lengths % length}"
+            for n, length in enumerate([5, 5, 7, 7, 9, 11], 1)
+        ),
+        f"{final} · {lengths % 11}",
+        f"{played_again} · {lengths % 11}",
+    ]
+    assert shown[0][1] == ["M1-2"]  # round 1: seeds 8 and 9, the one real match; no final
+    assert (shown[-2][1], shown[-1][1]) == (["F1-1"], ["F2-1"])
+
+    def printed(number):
+        response = client.get(
+            reverse("round", args=[event.pk, number]), HTTP_ACCEPT_LANGUAGE=language
+        )
+        return page_words(response)
+
+    assert "F1-1" not in printed(1) and "M1-2" in printed(1)
+    assert f"{final}: {lengths % 11}" in printed(7) and "F1-1" in printed(7)
+    assert f"{played_again}: {lengths % 11}" in printed(8) and "F2-1" in printed(8)
+
+    page = client.get(reverse("bracket", args=[event.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    last = page.content.decode().split('class="bracket-section"')[-1]
+    assert f'aria-label="{final}"' in last
+    columns = re.findall(r"<h3>(.*?)</h3>.*?id=\"box-(F\d-1)\"", last, re.S)
+    assert columns == [(final, "F1-1"), (played_again, "F2-1")]
+
+    for key, name in ((FINAL_KEY, final), (RESET_KEY, played_again)):
+        match = by_key(event, key)
+        words = page_words(client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language))
+        assert f"· {event.name} · {name.lower()} ({key})" in words
+
+
+@pytest.mark.django_db
+def test_a_finalist_s_own_page_names_the_final(double_final_again, client, finish, member):
+    from club.policy import SYSTEM
+    from club.services import player_update
+
+    event = double_final_again
+    again = by_key(event, RESET_KEY)
+    finish(again, again.player_b)
+    player_update(player=again.player_a, account=member, user=SYSTEM)
+    client.force_login(member)
+    for language, names in (
+        ("en", ["final, played again", "final"]),
+        ("it", ["ripetizione della finale", "finale"]),
+    ):
+        page = client.get(reverse("me"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        results = page.split('id="results"')[1]
+        facts = re.findall(r'<span class="match-facts">(.*?)</span>', results, re.S)
+        assert [f.split(" · ")[-1] for f in facts[:2]] == names, facts
+
+
+@pytest.mark.django_db
+def test_a_file_numbering_the_final_round_1_is_taken_with_the_final_last(
+    double_final_again, director, finish
+):
+    """A tournament file exported before the final came last numbered it round 1 (and the
+    final played again round 2): it is imported, the finals in the rounds they have now;
+    any other round for them is refused."""
+    import copy
+
+    from django.core.exceptions import ValidationError
+
+    from tournaments.transfer import tournament_export, tournament_import
+
+    event = double_final_again
+    again = by_key(event, RESET_KEY)
+    finish(again, again.player_b)
+    document = tournament_export(tournament=event.tournament)
+    finals = {m["bracket_key"]: m for m in document["matches"] if m["bracket_key"][0] == "F"}
+    assert {k: m["round"] for k, m in finals.items()} == {FINAL_KEY: 7, RESET_KEY: 8}
+    finals[FINAL_KEY]["round"], finals[RESET_KEY]["round"] = 1, 2  # as older files had them
+
+    twin = tournament_import(document=copy.deepcopy(document), user=director).events.get()
+
+    rounds = {m.place.bracket_key: m.place.round for m in event_matches(event=twin)}
+    assert (rounds[FINAL_KEY], rounds[RESET_KEY]) == (7, 8)
+    assert event_knockout(event=twin).champion == event_knockout(event=event).champion
+    finals[FINAL_KEY]["round"] = 3  # neither the old numbering nor the new
+    with pytest.raises(ValidationError, match=r"do not follow from the draw .*\(at F1-1\)"):
+        tournament_import(document=copy.deepcopy(document), user=director)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .seeding import bracket_size, seed_order
 
@@ -45,6 +46,27 @@ class LoserOf:
 
 
 Source = Seed | Bye | WinnerOf | LoserOf
+
+FINAL_KEY = "F1-1"  # double elimination's final
+RESET_KEY = "F2-1"  # the final played again, when the losers' draw's player wins it
+
+
+class Stage(StrEnum):
+    """What a match's round is: a numbered round, or double elimination's final (once, or
+    played again). The value is the code the API gives."""
+
+    ROUND = "round"
+    FINAL = "final"
+    FINAL_AGAIN = "final_again"
+
+
+def stage_of(key: str) -> Stage:
+    """The stage of the match at bracket place ``key`` ("" outside a knockout).
+
+    >>> [stage_of(key).value for key in ("L6-1", FINAL_KEY, RESET_KEY, "")]
+    ['round', 'final', 'final_again', 'round']
+    """
+    return {FINAL_KEY: Stage.FINAL, RESET_KEY: Stage.FINAL_AGAIN}.get(key, Stage.ROUND)
 
 
 @dataclass(frozen=True)
@@ -222,7 +244,15 @@ def with_consolation(
 
 
 def double_elimination(entrants: int) -> Bracket:
-    """Winners' draw, a losers' draw fed by every main round, and the final (reset if needed)."""
+    """Winners' draw, a losers' draw fed by every main round, and the final (reset if needed).
+
+    The final's round is the one after the last of either draw (the losers' draw has more
+    rounds), and the final played again the one after that: they are played last.
+
+    >>> bracket = double_elimination(9)
+    >>> [len(bracket.rounds(draw)) for draw in ("main", "losers")], bracket.final().round
+    ([4, 6], 7)
+    """
     main = _main_draw(entrants)
     rounds = _by_round(main)
     last = max(rounds)
@@ -231,7 +261,8 @@ def double_elimination(entrants: int) -> Bracket:
         side.feed([LoserOf(m.key) for m in rounds[main_round]], cross=main_round % 2 == 0)
     side.finish()
     champion = WinnerOf(rounds[last][0].key)
-    final = BracketMatch("F1-1", "final", 1, 1, (champion, side.current[0]))
+    after = max(m.round for m in [*main, *side.matches]) + 1  # the final comes last of all
+    final = BracketMatch(FINAL_KEY, "final", after, 1, (champion, side.current[0]))
     return Bracket(
         entrants, bracket_size(entrants), tuple([*main, *side.matches, final]), reset_final=True
     )
@@ -354,8 +385,6 @@ PENDING = _Pending()
 # PENDING.
 Side = int | None | _Pending
 
-RESET_KEY = "F2-1"
-
 
 @dataclass(frozen=True)
 class Slot:
@@ -433,7 +462,7 @@ def resolve(bracket: Bracket, results: dict[str, int]) -> BracketState:
     last = bracket.final()
     champion = slots[last.key].winner
     if bracket.reset_final and champion is not PENDING and champion == slots[last.key].second:
-        again = BracketMatch(RESET_KEY, "final", 2, 1, last.sources)
+        again = BracketMatch(RESET_KEY, "final", last.round + 1, 1, last.sources)
         final = slots[last.key]
         winner = results.get(RESET_KEY, PENDING)
         slots[RESET_KEY] = Slot(again, final.first, final.second, winner)
