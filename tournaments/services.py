@@ -51,6 +51,7 @@ from .advancement import (
     player_withdrawn_matches,
 )
 from .audit import tournament_audit_record
+from .cut import cut_preview
 from .models import Bye, Entry, EntryRequest, Event, Place, Round, Tournament
 from .pairing.roundrobin import circle_rounds, snake_pools
 from .pairing.seeding import random_seeding
@@ -221,7 +222,7 @@ def event_create(
     with transaction.atomic():
         event = Event.objects.create(
             tournament=tournament,
-            name=one_line(name) or str(Event.Format(format).label),
+            given_name=one_line(name),  # none given: the site names it (Event.name)
             format=format,
             seeding=seeding,
             swiss_rounds=swiss_rounds if format == Event.Format.SWISS else None,
@@ -428,7 +429,7 @@ def event_update(
                     for n, length in enumerate(setup["lengths"], 1)
                 )
         if name is not KEEP:
-            locked.name = one_line(name) or str(Event.Format(locked.format).label)
+            locked.given_name = one_line(name)  # none: the site names it (Event.name)
         if holland is not KEEP and holland != locked.holland:
             locked.holland = holland
             Match.objects.filter(place__event=locked, status=Match.Status.SCHEDULED).update(
@@ -1226,63 +1227,84 @@ def _pair_swiss_round(event: Event, number: int, user) -> None:
     )
 
 
-def event_cut(*, event: Event, user: Any) -> Event:
-    """After the last Swiss round: the top players by the standings start a knockout,
-    seeded in standings order, with the lengths of the rounds after the Swiss."""
+def event_cut(
+    *,
+    event: Event,
+    user: Any,
+    lengths: Sequence[int] | None = None,
+    chosen: Iterable[int] | None = None,
+    version: str | None = None,
+) -> Event:
+    """After the last Swiss round: the players the preview shows (:mod:`tournaments.cut`)
+    start a knockout, seeded in the order they go through.
+
+    ``lengths``: the knockout's rounds (the last one the final's); by default the Swiss's
+    lengths after its rounds. ``chosen``: who goes through of the players level at the cut
+    line (player ids); by default the rule the preview states, the Swiss's draw order.
+    ``version``: the preview's, refused when the standings have changed since.
+    """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
-        locked = Event.objects.select_for_update().get(pk=event.pk)
-        if locked.format != Event.Format.SWISS or not locked.cut:
-            raise ValidationError(_("This event is not cut to a knockout."))
-        if locked.children.exists():
-            raise ValidationError(_("The cut is already made."))
-        matches = list(event_matches(event=locked))
-        played = max((m.place.round for m in matches), default=0)
-        if played < locked.swiss_rounds or any(not m.decided for m in matches):
+        locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+        preview = cut_preview(event=locked)
+        if version is not None and version != preview.version:
             raise ValidationError(
-                ngettext(
-                    "The cut comes after the Swiss's only round is finished.",
-                    "The cut comes after all %(rounds)s Swiss rounds are finished.",
-                    locked.swiss_rounds,
+                _(
+                    "The standings of %(event)s have changed since this cut was shown (a result "
+                    "corrected, a withdrawal): look at the cut again before you make it."
                 )
-                % {"rounds": locked.swiss_rounds}
+                % {"event": locked.name},
+                code="stale",
             )
-        lengths = [r.length for r in locked.rounds.all()]
-        later = lengths[locked.swiss_rounds :] or lengths[-1:]
+        lengths = list(preview.lengths if lengths is None else lengths)
+        if not lengths:
+            raise ValidationError(_("Give at least one match length."))
+        for length in lengths:
+            length_checked(length)
+        if chosen is not None:
+            chosen = set(chosen)
+            level = {line.player.pk for line in preview.tied}
+            if not chosen <= level or len(chosen) != preview.places:
+                raise ValidationError(
+                    ngettext(
+                        "Choose %(places)s of the %(count)s players level at the cut line.",
+                        "Choose %(places)s of the %(count)s players level at the cut line.",
+                        preview.places,
+                    )
+                    % {"places": preview.places, "count": len(preview.tied)},
+                    code="choice",
+                )
+        through = preview.through(chosen)
         knockout = event_create(
             tournament=locked.tournament,
-            name=_("%(event)s – last %(count)s") % {"event": locked.name, "count": locked.cut},
+            name="",  # the site names it, in each reader's language (Event.name)
             format=Event.Format.SINGLE,
-            lengths=later,
+            lengths=lengths,
             seeding=Event.Seeding.STANDINGS,
             parent=locked,
             holland=locked.holland,
             user=user,
         )
-        withdrawn = set(
-            locked.entries.filter(status=Entry.Status.WITHDRAWN).values_list("player_id", flat=True)
+        entries = Entry.objects.bulk_create(
+            Entry(event=knockout, player=line.player, status=Entry.Status.CHECKED_IN, seed=n)
+            for n, line in enumerate(through, 1)
         )
-        top = [r.player for r in event_standings(event=locked) if r.player.pk not in withdrawn]
-        Entry.objects.bulk_create(
-            Entry(event=knockout, player=p, status=Entry.Status.CHECKED_IN)
-            for p in top[: locked.cut]
-        )
-        ordered = {p.pk: n for n, p in enumerate(top, 1)}
-        entries = sorted(
-            knockout.entries.select_related("player"), key=lambda e: ordered[e.player_id]
-        )
-        for number, entry in enumerate(entries, 1):
-            entry.seed = number
-        Entry.objects.bulk_update(entries, ["seed"])
         knockout.drawn_at = timezone.now()
         knockout.save(update_fields=["drawn_at"])
+        after: dict[str, Any] = {
+            "seeds": [[e.seed, e.player.name] for e in entries],
+            "lengths": lengths,
+        }
+        if preview.tied:
+            after["level_at_the_line"] = [line.player.name for line in preview.tied]
+            after["decided_by"] = "draw_order" if chosen is None else "director"
         tournament_audit_record(
             locked.tournament,
             user,
             "event.cut",
             subject=locked,
-            params={"event": locked.name, "knockout": knockout.name, "count": locked.cut},
-            after={"seeds": [[e.seed, e.player.name] for e in entries]},
+            params={"event": locked.name, "knockout": knockout.name, "count": len(entries)},
+            after=after,
         )
         event_advance(event=knockout, user=user)
         tables_assign(tournament=locked.tournament)
