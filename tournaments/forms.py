@@ -19,7 +19,7 @@ from matches.services import length_checked
 
 from .cut import CutPreview
 from .models import Entry, Event, Tournament
-from .services import parse_lengths
+from .services import KEEP, parse_lengths
 
 
 class TournamentForm(forms.Form):
@@ -151,9 +151,17 @@ class EventForm(forms.Form):
         super().__init__(*args, **kwargs)
         if event is not None and (event.drawn or event.parent_id is not None):
             for field in self.SETUP:
-                del self.fields[field]
+                if field != "lengths":  # the rounds not yet begun change theirs
+                    del self.fields[field]
+            self.fields["lengths"].required = False  # left out: they stay as they are
+            self.fields["lengths"].help_text = _(
+                "Odd numbers, one per round; the last holds for later rounds and the final. "
+                "A round begun keeps its length; the matches not begun take the new one."
+            )
 
     def clean_lengths(self):
+        if not self.cleaned_data["lengths"] and not self.fields["lengths"].required:
+            return KEEP
         return parse_lengths(self.cleaned_data["lengths"])
 
 

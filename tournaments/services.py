@@ -38,6 +38,7 @@ from matches.models import Match
 from matches.services import (
     length_checked,
     match_delete,
+    match_length_change,
     match_players_change,
     match_result_clear,
     match_walkover,
@@ -369,9 +370,9 @@ def event_update(
     """Put an event's settings right; what is not given stays.
 
     The name and the Holland rule change at any time (the rule then holds for the event's
-    matches not yet begun, as for those still to be paired). The format, the draw, the match
-    lengths, the Swiss rounds, the cut and the pools shape the draw: they change only before
-    it is made.
+    matches not yet begun, as for those still to be paired). The match lengths change for the
+    rounds not yet begun (:func:`_lengths_after_draw`). The format, the draw, the Swiss rounds,
+    the cut and the pools shape the draw: they change only before it is made.
     """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
@@ -397,12 +398,15 @@ def event_update(
             setup["pools"] = None
         if setup["format"] in NO_BRACKET:
             setup["third_place"] = False
-        if any(setup[k] != before[k] for k in SETUP):
+        lengths_only = [k for k in SETUP if setup[k] != before[k]] == ["lengths"]
+        if locked.drawn and lengths_only:
+            _lengths_after_draw(locked, setup["lengths"], user)
+        elif any(setup[k] != before[k] for k in SETUP):
             if locked.drawn:
                 raise ValidationError(
                     _(
-                        "The draw of %(event)s is made: its format, draw, match lengths, "
-                        "Swiss rounds, cut, pools and play-off for third place stay as they are."
+                        "The draw of %(event)s is made: its format, draw, Swiss rounds, cut, "
+                        "pools and play-off for third place stay as they are."
                     )
                     % {"event": locked.name}
                 )
@@ -448,6 +452,41 @@ def event_update(
                 after={k: v for k, v in after.items() if before[k] != v},
             )
     return locked
+
+
+def _lengths_after_draw(event: Event, lengths: Sequence[int], user: Any) -> None:
+    """The event's lengths after its draw: the matches not yet begun take theirs at once
+    (a final the last length given), later rounds as they are made; a match begun or
+    decided keeps its length, and a change to it is refused in words."""
+    if not lengths:
+        raise ValidationError(_("Give at least one match length."))
+    for length in lengths:
+        length_checked(length)
+    knockout = event_knockout(event=event) if event.knockout else None
+    slots = knockout.state.slots if knockout is not None else {}
+    changed = []
+    for match in event_matches(event=event):
+        place = match.place
+        slot = slots.get(place.bracket_key)
+        number = 999 if slot is not None and slot.match.draw == "final" else place.round
+        length = lengths[min(number, len(lengths)) - 1]
+        if length == match.length:
+            continue
+        if match.status != Match.Status.SCHEDULED or match.games.exists():
+            raise ValidationError(
+                _(
+                    "Round %(round)s of %(event)s has begun: its matches stay %(length)s points "
+                    "long. Change the lengths of the rounds after it."
+                )
+                % {"round": place.round, "event": event.name, "length": match.length}
+            )
+        changed.append((match, length))
+    for match, length in changed:
+        match_length_change(match=match, length=length, user=user, placed=True)
+    event.rounds.all().delete()
+    Round.objects.bulk_create(
+        Round(event=event, number=n, length=length) for n, length in enumerate(lengths, 1)
+    )
 
 
 # --- entries -----------------------------------------------------------------------------

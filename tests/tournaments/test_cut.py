@@ -151,3 +151,35 @@ def test_the_knockout_is_named_in_the_readers_language(
         words = page_words(director_client.get(page, HTTP_ACCEPT_LANGUAGE=reader_speaks))
         assert names[reader_speaks] in words
         assert names[director_speaks] not in words
+
+
+def test_the_knockouts_lengths_change_after_the_cut_for_rounds_not_begun(
+    swiss, director_client, finish
+):
+    """The semi-finals not begun take the new length at once, the final when it is made; once
+    a semi-final is played, its round keeps its length, said in words."""
+    url = reverse("cut", args=[swiss.pk])
+    form = {"confirm": "1", "version": version(director_client.get(url))}
+    form |= {"round_1": "7", "round_2": "11", "chosen": [losers(swiss)[0].pk]}
+    director_client.post(url, form)
+    knockout = swiss.children.get()
+    edit = reverse("event_edit", args=[knockout.pk])
+    assert 'name="lengths" value="7, 11"' in director_client.get(edit).content.decode()
+    answer = director_client.post(edit, {"name": "", "lengths": "9, 13"})
+    assert answer.status_code == 302
+    assert {m.length for m in event_matches(event=knockout)} == {9}
+    semi = event_matches(event=knockout).first()
+    finish(semi, semi.player_a)
+    answer = director_client.post(edit, {"name": "", "lengths": "5, 13"})
+    assert answer.status_code == 400
+    assert (
+        f"Round 1 of {knockout.name} has begun: its matches stay 9 points long. Change the "
+        "lengths of the rounds after it."
+    ) in page_words(answer)
+    assert director_client.post(edit, {"name": "", "lengths": "9, 15"}).status_code == 302
+    for semi in event_matches(event=knockout):
+        if not semi.decided:
+            finish(semi, semi.player_a)
+    final = [m for m in event_matches(event=knockout) if m.place.round == 2]
+    assert [m.length for m in final] == [15]
+    assert "Match lengths 9, 15" in page_words(director_client.get(knockout.get_absolute_url()))

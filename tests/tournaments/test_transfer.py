@@ -108,7 +108,8 @@ def _build_demo():
     call_command("demo_club", force=True, stdout=io.StringIO())  # tests run with DEBUG off
     director = get_user_model().objects.get(username="director")
     tournament = Tournament.objects.get(name="Torneo d'Autunno")
-    main, swiss = tournament.events.get(given_name="Main"), tournament.events.get(given_name="Swiss")
+    main = tournament.events.get(given_name="Main")
+    swiss = tournament.events.get(given_name="Swiss")
 
     # the consolation: a final score, then corrected the other way round
     consolation = Match.objects.filter(place__event=main, place__bracket_key__startswith="C")
