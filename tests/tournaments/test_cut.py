@@ -183,3 +183,17 @@ def test_the_knockouts_lengths_change_after_the_cut_for_rounds_not_begun(
     final = [m for m in event_matches(event=knockout) if m.place.round == 2]
     assert [m.length for m in final] == [15]
     assert "Match lengths 9, 15" in page_words(director_client.get(knockout.get_absolute_url()))
+
+
+def test_the_cut_page_speaks_italian(swiss, director_client):
+    words = page_words(
+        director_client.get(reverse("cut", args=[swiss.pk]), HTTP_ACCEPT_LANGUAGE="it")
+    )
+    names = ", ".join(p.name for p in losers(swiss))
+    assert f"Tagliare {swiss.name} ai primi 4?" in words
+    assert (
+        "3 giocatori sono pari sulla linea del taglio per vittorie, Buchholz e Buchholz "
+        f"mediano: {names}. Ne passa 1." in words
+    )
+    assert "prima il numero più basso" in words
+    assert "Fai il taglio: 4 giocatori" in words
