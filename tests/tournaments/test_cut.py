@@ -197,3 +197,46 @@ def test_the_cut_page_speaks_italian(swiss, director_client):
     )
     assert "prima il numero più basso" in words
     assert "Fai il taglio: 4 giocatori" in words
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_forgets_the_names_the_site_made():
+    """Rows named by the site in an Italian director's words are named in each reader's
+    language after the migration; a name a director gave stays."""
+    import datetime
+
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+    from django.utils import translation
+
+    executor = MigrationExecutor(connection)
+    before = [("tournaments", "0014_entries_sorted_as_read")]
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    tournament = old.get_model("tournaments", "Tournament").objects.create(
+        name="Torneo", date=datetime.date(2026, 11, 26)
+    )
+    Old = old.get_model("tournaments", "Event")
+    swiss = Old.objects.create(
+        tournament=tournament, name="sistema svizzero", format="swiss", swiss_rounds=3, cut=4
+    )
+    Old.objects.create(
+        tournament=tournament,
+        name="sistema svizzero – fase finale a 4",
+        format="single",
+        parent=swiss,
+        seeding="standings",
+    )
+    Old.objects.create(tournament=tournament, name="Main", format="single")
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    events = Event.objects.filter(tournament_id=tournament.pk).order_by("id")
+    assert [e.given_name for e in events] == ["", "", "Main"]
+    assert [e.name for e in events] == ["Swiss", "Swiss – last 4", "Main"]
+    with translation.override("it"):
+        assert [e.name for e in events] == [
+            "sistema svizzero",
+            "sistema svizzero – fase finale a 4",
+            "Main",
+        ]
