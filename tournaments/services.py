@@ -1336,13 +1336,16 @@ def event_cut(
         }
         if preview.tied:
             after["level_at_the_line"] = [line.player.name for line in preview.tied]
-            after["decided_by"] = "draw_order" if chosen is None else "director"
+            by_rule = {line.player.pk for line in preview.through()}
+            chose = chosen is not None and not chosen <= by_rule
+            after["decided_by"] = "director" if chose else "draw_order"
         tournament_audit_record(
             locked.tournament,
             user,
             "event.cut",
             subject=locked,
-            params={"event": locked.name, "knockout": knockout.name, "count": len(entries)},
+            # the knockout's name as stored: empty, made in each reader's language (Event.name)
+            params={"event": locked.name, "knockout": knockout.given_name, "count": len(entries)},
             after=after,
         )
         event_advance(event=knockout, user=user)

@@ -80,6 +80,12 @@ def test_the_director_chooses_at_the_line_and_edits_the_lengths(swiss, director_
     assert seeds[4] == chosen and len(seeds) == 4
     page = page_words(director_client.get(knockout.get_absolute_url()))
     assert "Match lengths 9, 13" in page
+    changes = reverse("tournament_changes", args=[swiss.tournament_id])
+    names = ", ".join(p.name for p in losers(swiss))
+    assert (
+        f"cut {swiss.name} to the top 4 players: {swiss.name} – last 4. Level at the cut line: "
+        f"{names}; the director chose who went through."
+    ) in page_words(director_client.get(changes))
     assert {m.length for m in event_matches(event=knockout)} == {9}  # the semi-finals
 
 
@@ -90,6 +96,8 @@ def test_a_tie_left_to_the_rule_sends_the_lower_draw_number_through(swiss, direc
     director_client.post(url, form)
     knockout = swiss.children.get()
     assert knockout.entries.get(seed=4).player == losers(swiss)[0]
+    changes = reverse("tournament_changes", args=[swiss.tournament_id])
+    assert "the Swiss's draw order decided." in page_words(director_client.get(changes))
 
 
 @pytest.mark.parametrize(
@@ -151,6 +159,10 @@ def test_the_knockout_is_named_in_the_readers_language(
         words = page_words(director_client.get(page, HTTP_ACCEPT_LANGUAGE=reader_speaks))
         assert names[reader_speaks] in words
         assert names[director_speaks] not in words
+    changes = reverse("tournament_changes", args=[swiss.tournament_id])
+    words = page_words(director_client.get(changes, HTTP_ACCEPT_LANGUAGE=reader_speaks))
+    cut = {"en": "to the top 4 players: ", "it": "ai primi 4 giocatori: "}[reader_speaks]
+    assert cut + names[reader_speaks] in words  # the cut's own entry, in the reader's words
 
 
 def test_the_knockouts_lengths_change_after_the_cut_for_rounds_not_begun(
