@@ -131,6 +131,12 @@ def test_a_stale_preview_is_refused_in_words(swiss, director_client, director):
     ) in page_words(answer)
     assert not swiss.children.exists()
     assert version(answer) != seen  # the cut as it stands now, to look at again
+    words = page_words(answer)
+    gone = through.player.name
+    assert f"{gone} has withdrawn: the next player in the standings goes through instead." in (
+        words
+    )
+    assert "3 players are level at the cut line" in words and "2 of them go through." in words
 
 
 def test_the_cut_of_an_unfinished_swiss_is_refused_in_words(event_with, director, client):
