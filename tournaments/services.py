@@ -1284,7 +1284,11 @@ def event_cut(
     """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
-        locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
+        locked = (
+            Event.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=event.pk)
+        )
         preview = cut_preview(event=locked)
         if version is not None and version != preview.version:
             raise ValidationError(
