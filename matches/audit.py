@@ -67,6 +67,15 @@ def _players(entry: AuditEntry, who: str) -> str:
     }
 
 
+def _length(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s made the match %(match)s %(length)s points long (it was %(was)s).") % {
+        "who": who,
+        "match": entry.params.get("match"),
+        "length": entry.params.get("length"),
+        "was": (entry.before or {}).get("length"),
+    }
+
+
 def _deleted(entry: AuditEntry, who: str) -> str:
     return _("%(who)s removed the match %(a)s – %(b)s, never begun.") % {"who": who, **entry.params}
 
@@ -300,6 +309,7 @@ def register() -> None:
             "match.created": _created,
             "match.players": _players,
             "match.deleted": _deleted,
+            "match.length": _length,
             "game.recorded": _recorded,
             "game.corrected": _corrected,
             "result.final_score": _final_score,

@@ -535,6 +535,36 @@ def match_players_change(
     return locked
 
 
+def match_length_change(*, match: Match, length: int, user: Any, placed: bool = False) -> Match:
+    """How long a match not yet begun is played (its event's lengths changed).
+
+    ``placed``: as for :func:`match_create`."""
+    if not placed:
+        require(can_change_match(user, match))
+    length_checked(length)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update(of=("self",)).select_related(
+            "player_a", "player_b"
+        )
+        locked = locked.get(pk=match.pk)
+        if locked.length == length:
+            return locked
+        _unbegun(locked)
+        before = locked.length
+        locked.length = length
+        locked.version += 1
+        locked.save(update_fields=["length", "version"])
+        match_audit_record(
+            locked,
+            user,
+            "match.length",
+            params={"length": length},
+            before={"length": before},
+            after={"length": length},
+        )
+    return locked
+
+
 def match_delete(*, match: Match, user: Any, placed: bool = False) -> None:
     """Remove a match nobody has begun (a reset final no longer needed); its audit stays."""
     if not placed:

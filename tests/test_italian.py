@@ -232,6 +232,12 @@ AUDIT_SAMPLES = [
         {"a": "Anna Rossi", "b": "Carla Verdi"},
     ),
     ("match.deleted", {"a": "Anna Rossi", "b": "Bruno Bianchi"}, None, None),
+    (
+        "match.length",
+        {"match": "Anna Rossi – Bruno Bianchi", "length": 9},
+        {"length": 7},
+        {"length": 9},
+    ),
     ("game.recorded", {"number": 3}, None, SINGLE),
     ("game.recorded", {"number": 3}, None, GAMMON),
     ("game.recorded", {"number": 3}, None, BACKGAMMON),
@@ -353,6 +359,22 @@ AUDIT_SAMPLES = [
         {"event": "Svizzero", "knockout": "Svizzero – fase finale a 8", "count": 8},
         None,
         None,
+    ),
+    (
+        "event.cut",
+        {"event": "Svizzero", "knockout": "", "count": 4},
+        None,
+        {
+            "seeds": [[1, "Anna Rossi"], [2, "Bruno Bianchi"]],
+            "level_at_the_line": ["Carla Verdi", "Dario Neri"],
+            "decided_by": "director",
+        },
+    ),
+    (
+        "event.cut",
+        {"event": "Svizzero", "knockout": "", "count": 4},
+        None,
+        {"level_at_the_line": ["Carla Verdi", "Dario Neri"], "decided_by": "draw_order"},
     ),
     (
         "place.created",

@@ -203,12 +203,27 @@ def _paired(entry: AuditEntry, who: str) -> str:
 
 
 def _cut(entry: AuditEntry, who: str) -> str:
-    count = entry.params.get("count") or 0
-    return ngettext(
+    params = entry.params
+    count = params.get("count") or 0
+    # a knockout the site names (no name stored): named in the reader's language
+    knockout = params.get("knockout") or _("%(event)s – last %(count)s") % {
+        "event": params.get("event"),
+        "count": count,
+    }
+    said = ngettext(
         "%(who)s cut %(event)s to the top %(count)s player: %(knockout)s.",
         "%(who)s cut %(event)s to the top %(count)s players: %(knockout)s.",
         count,
-    ) % {"who": who, **entry.params}
+    ) % {"who": who, **params, "knockout": knockout}
+    after = entry.after or {}
+    level = ", ".join(after.get("level_at_the_line") or ())
+    if level and after.get("decided_by") == "director":
+        tie = _("Level at the cut line: %(players)s; the director chose who went through.")
+    elif level:
+        tie = _("Level at the cut line: %(players)s; the Swiss's draw order decided.")
+    else:
+        return said
+    return f"{said} {tie % {'players': level}}"
 
 
 def _place_changed(entry: AuditEntry, who: str) -> str:

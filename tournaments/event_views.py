@@ -25,8 +25,10 @@ from matches.forms import DiceForm
 
 from .advancement import player_withdrawn_matches
 from .announcements import announcements_shown
+from .cut import cut_preview
 from .forms import (
     AnnouncementForm,
+    CutForm,
     DrawForm,
     EntryForm,
     EventForm,
@@ -741,15 +743,39 @@ def pair_next_round(request, pk: int):
 
 
 @sign_in_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def cut(request, pk: int):
+    """Asks first: who goes through, their seeds, the knockout's lengths (editable) and, when
+    players are level at the cut line, the rule that decides or the director's choice; then
+    makes the cut. A refusal (the Swiss not finished, a stale preview) is said on the page."""
     found = _directed_event(request, pk)
-    return _act(
-        request,
-        found,
-        lambda: event_cut(event=found, user=request.user),
-        _("The cut is made: the knockout is drawn."),
-    )
+    context = {"event": found, "tournament": found.tournament}
+    try:
+        preview = cut_preview(event=found)
+    except ValidationError as error:
+        return render(request, "event_cut.html", {**context, "refused": error.messages}, status=400)
+    form = CutForm(request.POST if confirmed(request) else None, preview=preview)
+    refused: list[str] = []
+    if form.is_bound and form.is_valid():
+        try:
+            knockout = event_cut(
+                event=found,
+                user=request.user,
+                lengths=form.lengths(),
+                chosen=form.cleaned_data.get("chosen") if preview.tied else None,
+                version=form.cleaned_data["version"],
+            )
+        except ValidationError as error:
+            refused = error.messages
+            if getattr(error, "code", None) == "stale":  # the cut as it stands now
+                preview = cut_preview(event=found)
+                form = CutForm(preview=preview)
+        else:
+            messages.success(request, _("The cut is made: the knockout is drawn."))
+            return redirect(knockout)
+    status = 400 if refused or form.errors else 200
+    context |= {"preview": preview, "form": form, "refused": refused}
+    return render(request, "event_cut.html", context, status=status)
 
 
 # --- printouts ---------------------------------------------------------------------------

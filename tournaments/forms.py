@@ -1,9 +1,11 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from club.forms import (
     NameField,
@@ -13,9 +15,11 @@ from club.forms import (
     RowsChoiceField,
 )
 from club.models import Player
+from matches.services import length_checked
 
+from .cut import CutPreview
 from .models import Entry, Event, Tournament
-from .services import parse_lengths
+from .services import KEEP, parse_lengths
 
 
 class TournamentForm(forms.Form):
@@ -82,7 +86,15 @@ class TournamentEditForm(TournamentForm):
 
 
 class EventForm(forms.Form):
-    name = NameField(label=_("Name"), max_length=120, required=False)
+    name = NameField(
+        label=_("Name"),
+        max_length=120,
+        required=False,
+        help_text=_(
+            "leave empty for the site to name it in each reader's language: by its format, or "
+            "“Swiss – last 4” for a knockout cut from a Swiss"
+        ),
+    )
     format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
     lengths = forms.CharField(
         label=_("Match lengths by round"),
@@ -126,7 +138,7 @@ class EventForm(forms.Form):
     def __init__(self, *args, event=None, **kwargs):
         if event is not None:
             kwargs["initial"] = {
-                "name": event.name,
+                "name": event.given_name,  # a name the site makes stays the site's
                 "format": event.format,
                 "lengths": ", ".join(str(r.length) for r in event.rounds.all()),
                 "seeding": event.seeding,
@@ -139,9 +151,17 @@ class EventForm(forms.Form):
         super().__init__(*args, **kwargs)
         if event is not None and (event.drawn or event.parent_id is not None):
             for field in self.SETUP:
-                del self.fields[field]
+                if field != "lengths":  # the rounds not yet begun change theirs
+                    del self.fields[field]
+            self.fields["lengths"].required = False  # left out: they stay as they are
+            self.fields["lengths"].help_text = _(
+                "Odd numbers, one per round; the last holds for later rounds and the final. "
+                "A round begun keeps its length; the matches not begun take the new one."
+            )
 
     def clean_lengths(self):
+        if not self.cleaned_data["lengths"] and not self.fields["lengths"].required:
+            return KEEP
         return parse_lengths(self.cleaned_data["lengths"])
 
 
@@ -297,3 +317,55 @@ class OpenEntryForm(forms.Form):
         label=_("Players signed in may ask to enter the events (you approve each)"),
         required=False,
     )
+
+
+class CutForm(forms.Form):
+    """The cut as the preview shows it: the knockout's lengths, one a round, and who goes
+    through of the players level at the cut line, if any (:mod:`tournaments.cut`)."""
+
+    version = forms.CharField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, preview: CutPreview, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["version"].initial = preview.version
+        rounds = len(preview.lengths)
+        for number, length in enumerate(preview.lengths, 1):
+            self.fields[f"round_{number}"] = forms.IntegerField(
+                label=_("Round %(number)s") % {"number": number} if number < rounds else _("Final"),
+                initial=length,
+                widget=forms.NumberInput(attrs={"min": 1, "step": 2, "class": "short"}),
+            )
+        if preview.tied:
+            self.fields["chosen"] = forms.TypedMultipleChoiceField(
+                label=ngettext(
+                    "Who goes through (%(places)s of them)",
+                    "Who goes through (%(places)s of them)",
+                    preview.places,
+                )
+                % {"places": preview.places},
+                coerce=int,
+                choices=[
+                    (
+                        line.player.pk,
+                        _("%(player)s (number %(number)s in the Swiss's draw)")
+                        % {"player": line.player.name, "number": line.draw_number},
+                    )
+                    for line in preview.tied
+                ],
+                initial=[line.player.pk for line in preview.tied[: preview.places]],
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+            )
+
+    def clean(self):
+        data = super().clean()
+        for name in [n for n in self.fields if n.startswith("round_")]:
+            if data.get(name) is not None:
+                try:
+                    length_checked(data[name])
+                except ValidationError as error:
+                    self.add_error(name, error)
+        return data
+
+    def lengths(self) -> list[int]:
+        return [v for n, v in self.cleaned_data.items() if n.startswith("round_")]

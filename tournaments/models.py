@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Player
@@ -131,7 +132,8 @@ class Event(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="events", verbose_name=_("tournament")
     )
-    name = models.CharField(_("name"), max_length=120)
+    # the name a director gave; empty: the site names it (see ``name``) in each visitor's language
+    given_name = models.CharField(_("name"), max_length=120, blank=True)
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
     seeding = models.CharField(
         _("draw"), max_length=10, choices=Seeding.choices, default=Seeding.RANDOM
@@ -163,7 +165,6 @@ class Event(models.Model):
         verbose_name = _("event")
         verbose_name_plural = _("events")
         constraints = [
-            models.CheckConstraint(condition=~models.Q(name=""), name="event_has_a_name"),
             models.CheckConstraint(
                 condition=~models.Q(format="swiss") | models.Q(swiss_rounds__gte=1),
                 name="event_swiss_has_rounds",
@@ -183,6 +184,25 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event", args=[self.pk])
+
+    @property
+    def name(self) -> str:
+        """The name a director gave, or the one the site makes, in the language of whoever
+        reads it: a knockout cut from a Swiss is "Swiss – last 4", any other the name of its
+        format. What it is is stored (no name, the link to the Swiss and its cut), never the
+        words of the director who made it."""
+        if self.given_name:
+            return self.given_name
+        if self.parent_id is not None and self.parent.cut:
+            return gettext("%(event)s – last %(count)s") % {
+                "event": self.parent.name,
+                "count": self.parent.cut,
+            }
+        return str(self.Format(self.format).label)
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.given_name = value
 
     @property
     def drawn(self) -> bool:

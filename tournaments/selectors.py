@@ -65,7 +65,7 @@ def match_scope(match: Any) -> MatchScope | None:
     None for a match outside any tournament."""
     place = (
         Place.objects.filter(match_id=match.pk)
-        .select_related("event__tournament", "match__table")
+        .select_related("event__tournament", "event__parent", "match__table")
         .first()
     )
     if place is None:
@@ -134,7 +134,10 @@ def player_list() -> QuerySet[Player]:
 
 def player_rating_history(*, player: Player) -> QuerySet[RatingChange]:
     return player.rating_changes.select_related(
-        "match__player_a", "match__player_b", "match__place__event__tournament"
+        "match__player_a",
+        "match__player_b",
+        "match__place__event__tournament",
+        "match__place__event__parent",  # a cut knockout is named after its Swiss
     )
 
 
@@ -179,8 +182,11 @@ def tournament_list() -> QuerySet[Tournament]:
 
 
 def tournament_events(*, tournament: Tournament) -> QuerySet[Event]:
-    return tournament.events.prefetch_related("rounds").annotate(
-        entry_count=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN))
+    # a cut knockout is named after its Swiss (Event.name)
+    return (
+        tournament.events.select_related("parent")
+        .prefetch_related("rounds")
+        .annotate(entry_count=Count("entries", filter=~Q(entries__status=Entry.Status.WITHDRAWN)))
     )
 
 
@@ -886,7 +892,9 @@ def player_home(*, player: Player) -> PlayerHome:
     next match, those in play, their last results and rating changes, their entries."""
     matches = (
         Match.objects.filter(Q(player_a=player) | Q(player_b=player))
-        .select_related("player_a", "player_b", "place__event__tournament", "table")
+        .select_related(
+            "player_a", "player_b", "place__event__tournament", "place__event__parent", "table"
+        )
         .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
     )
     waiting = [
@@ -911,7 +919,7 @@ def player_home(*, player: Player) -> PlayerHome:
             check_in_open=entry.status == Entry.Status.REGISTERED and not entry.event.drawn,
         )
         for entry in Entry.objects.filter(player=player)
-        .select_related("event__tournament")
+        .select_related("event__tournament", "event__parent")
         .order_by("-event__tournament__date", "event__tournament_id", "event_id")[:RESULTS_SHOWN]
     ]
     requests = list(

@@ -38,6 +38,7 @@ from matches.models import Match
 from matches.services import (
     length_checked,
     match_delete,
+    match_length_change,
     match_players_change,
     match_result_clear,
     match_walkover,
@@ -51,6 +52,7 @@ from .advancement import (
     player_withdrawn_matches,
 )
 from .audit import tournament_audit_record
+from .cut import cut_preview
 from .models import Bye, Entry, EntryRequest, Event, Place, Round, Tournament
 from .pairing.roundrobin import circle_rounds, snake_pools
 from .pairing.seeding import random_seeding
@@ -221,7 +223,7 @@ def event_create(
     with transaction.atomic():
         event = Event.objects.create(
             tournament=tournament,
-            name=one_line(name) or str(Event.Format(format).label),
+            given_name=one_line(name),  # none given: the site names it (Event.name)
             format=format,
             seeding=seeding,
             swiss_rounds=swiss_rounds if format == Event.Format.SWISS else None,
@@ -368,9 +370,9 @@ def event_update(
     """Put an event's settings right; what is not given stays.
 
     The name and the Holland rule change at any time (the rule then holds for the event's
-    matches not yet begun, as for those still to be paired). The format, the draw, the match
-    lengths, the Swiss rounds, the cut and the pools shape the draw: they change only before
-    it is made.
+    matches not yet begun, as for those still to be paired). The match lengths change for the
+    rounds not yet begun (:func:`_lengths_after_draw`). The format, the draw, the Swiss rounds,
+    the cut and the pools shape the draw: they change only before it is made.
     """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
@@ -396,12 +398,15 @@ def event_update(
             setup["pools"] = None
         if setup["format"] in NO_BRACKET:
             setup["third_place"] = False
-        if any(setup[k] != before[k] for k in SETUP):
+        lengths_only = [k for k in SETUP if setup[k] != before[k]] == ["lengths"]
+        if locked.drawn and lengths_only:
+            _lengths_after_draw(locked, setup["lengths"], user)
+        elif any(setup[k] != before[k] for k in SETUP):
             if locked.drawn:
                 raise ValidationError(
                     _(
-                        "The draw of %(event)s is made: its format, draw, match lengths, "
-                        "Swiss rounds, cut, pools and play-off for third place stay as they are."
+                        "The draw of %(event)s is made: its format, draw, Swiss rounds, cut, "
+                        "pools and play-off for third place stay as they are."
                     )
                     % {"event": locked.name}
                 )
@@ -428,7 +433,7 @@ def event_update(
                     for n, length in enumerate(setup["lengths"], 1)
                 )
         if name is not KEEP:
-            locked.name = one_line(name) or str(Event.Format(locked.format).label)
+            locked.given_name = one_line(name)  # none: the site names it (Event.name)
         if holland is not KEEP and holland != locked.holland:
             locked.holland = holland
             Match.objects.filter(place__event=locked, status=Match.Status.SCHEDULED).update(
@@ -447,6 +452,41 @@ def event_update(
                 after={k: v for k, v in after.items() if before[k] != v},
             )
     return locked
+
+
+def _lengths_after_draw(event: Event, lengths: Sequence[int], user: Any) -> None:
+    """The event's lengths after its draw: the matches not yet begun take theirs at once
+    (a final the last length given), later rounds as they are made; a match begun or
+    decided keeps its length, and a change to it is refused in words."""
+    if not lengths:
+        raise ValidationError(_("Give at least one match length."))
+    for length in lengths:
+        length_checked(length)
+    knockout = event_knockout(event=event) if event.knockout else None
+    slots = knockout.state.slots if knockout is not None else {}
+    changed = []
+    for match in event_matches(event=event):
+        place = match.place
+        slot = slots.get(place.bracket_key)
+        number = 999 if slot is not None and slot.match.draw == "final" else place.round
+        length = lengths[min(number, len(lengths)) - 1]
+        if length == match.length:
+            continue
+        if match.status != Match.Status.SCHEDULED or match.games.exists():
+            raise ValidationError(
+                _(
+                    "Round %(round)s of %(event)s has begun: its matches stay %(length)s points "
+                    "long. Change the lengths of the rounds after it."
+                )
+                % {"round": place.round, "event": event.name, "length": match.length}
+            )
+        changed.append((match, length))
+    for match, length in changed:
+        match_length_change(match=match, length=length, user=user, placed=True)
+    event.rounds.all().delete()
+    Round.objects.bulk_create(
+        Round(event=event, number=n, length=length) for n, length in enumerate(lengths, 1)
+    )
 
 
 # --- entries -----------------------------------------------------------------------------
@@ -1226,63 +1266,91 @@ def _pair_swiss_round(event: Event, number: int, user) -> None:
     )
 
 
-def event_cut(*, event: Event, user: Any) -> Event:
-    """After the last Swiss round: the top players by the standings start a knockout,
-    seeded in standings order, with the lengths of the rounds after the Swiss."""
+def event_cut(
+    *,
+    event: Event,
+    user: Any,
+    lengths: Sequence[int] | None = None,
+    chosen: Iterable[int] | None = None,
+    version: str | None = None,
+) -> Event:
+    """After the last Swiss round: the players the preview shows (:mod:`tournaments.cut`)
+    start a knockout, seeded in the order they go through.
+
+    ``lengths``: the knockout's rounds (the last one the final's); by default the Swiss's
+    lengths after its rounds. ``chosen``: who goes through of the players level at the cut
+    line (player ids); by default the rule the preview states, the Swiss's draw order.
+    ``version``: the preview's, refused when the standings have changed since.
+    """
     require(can_direct(user, event.tournament))
     with transaction.atomic():
-        locked = Event.objects.select_for_update().get(pk=event.pk)
-        if locked.format != Event.Format.SWISS or not locked.cut:
-            raise ValidationError(_("This event is not cut to a knockout."))
-        if locked.children.exists():
-            raise ValidationError(_("The cut is already made."))
-        matches = list(event_matches(event=locked))
-        played = max((m.place.round for m in matches), default=0)
-        if played < locked.swiss_rounds or any(not m.decided for m in matches):
+        locked = (
+            Event.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=event.pk)
+        )
+        preview = cut_preview(event=locked)
+        if version is not None and version != preview.version:
             raise ValidationError(
-                ngettext(
-                    "The cut comes after the Swiss's only round is finished.",
-                    "The cut comes after all %(rounds)s Swiss rounds are finished.",
-                    locked.swiss_rounds,
+                _(
+                    "The standings of %(event)s have changed since this cut was shown (a result "
+                    "corrected, a withdrawal): look at the cut again before you make it."
                 )
-                % {"rounds": locked.swiss_rounds}
+                % {"event": locked.name},
+                code="stale",
             )
-        lengths = [r.length for r in locked.rounds.all()]
-        later = lengths[locked.swiss_rounds :] or lengths[-1:]
+        lengths = list(preview.lengths if lengths is None else lengths)
+        if not lengths:
+            raise ValidationError(_("Give at least one match length."))
+        for length in lengths:
+            length_checked(length)
+        if chosen is not None:
+            chosen = set(chosen)
+            level = {line.player.pk for line in preview.tied}
+            if not chosen <= level or len(chosen) != preview.places:
+                raise ValidationError(
+                    ngettext(
+                        "Choose %(places)s of the %(count)s players level at the cut line.",
+                        "Choose %(places)s of the %(count)s players level at the cut line.",
+                        preview.places,
+                    )
+                    % {"places": preview.places, "count": len(preview.tied)},
+                    code="choice",
+                )
+        through = preview.through(chosen)
         knockout = event_create(
             tournament=locked.tournament,
-            name=_("%(event)s – last %(count)s") % {"event": locked.name, "count": locked.cut},
+            name="",  # the site names it, in each reader's language (Event.name)
             format=Event.Format.SINGLE,
-            lengths=later,
+            lengths=lengths,
             seeding=Event.Seeding.STANDINGS,
             parent=locked,
             holland=locked.holland,
             user=user,
         )
-        withdrawn = set(
-            locked.entries.filter(status=Entry.Status.WITHDRAWN).values_list("player_id", flat=True)
+        entries = Entry.objects.bulk_create(
+            Entry(event=knockout, player=line.player, status=Entry.Status.CHECKED_IN, seed=n)
+            for n, line in enumerate(through, 1)
         )
-        top = [r.player for r in event_standings(event=locked) if r.player.pk not in withdrawn]
-        Entry.objects.bulk_create(
-            Entry(event=knockout, player=p, status=Entry.Status.CHECKED_IN)
-            for p in top[: locked.cut]
-        )
-        ordered = {p.pk: n for n, p in enumerate(top, 1)}
-        entries = sorted(
-            knockout.entries.select_related("player"), key=lambda e: ordered[e.player_id]
-        )
-        for number, entry in enumerate(entries, 1):
-            entry.seed = number
-        Entry.objects.bulk_update(entries, ["seed"])
         knockout.drawn_at = timezone.now()
         knockout.save(update_fields=["drawn_at"])
+        after: dict[str, Any] = {
+            "seeds": [[e.seed, e.player.name] for e in entries],
+            "lengths": lengths,
+        }
+        if preview.tied:
+            after["level_at_the_line"] = [line.player.name for line in preview.tied]
+            by_rule = {line.player.pk for line in preview.through()}
+            chose = chosen is not None and not chosen <= by_rule
+            after["decided_by"] = "director" if chose else "draw_order"
         tournament_audit_record(
             locked.tournament,
             user,
             "event.cut",
             subject=locked,
-            params={"event": locked.name, "knockout": knockout.name, "count": locked.cut},
-            after={"seeds": [[e.seed, e.player.name] for e in entries]},
+            # the knockout's name as stored: empty, made in each reader's language (Event.name)
+            params={"event": locked.name, "knockout": knockout.given_name, "count": len(entries)},
+            after=after,
         )
         event_advance(event=knockout, user=user)
         tables_assign(tournament=locked.tournament)

@@ -212,7 +212,7 @@ def tournament_export_text(*, tournament: Tournament) -> str:
 def _event_out(event, entries, byes, player_key, event_key) -> dict[str, Any]:
     return {
         "key": event_key[event.pk],
-        "name": event.name,
+        "name": event.given_name,  # empty: the site names it, in each reader's language
         "format": event.format,
         "seeding": event.seeding,
         "swiss_rounds": event.swiss_rounds,
@@ -868,7 +868,7 @@ def _read_players(doc: _Part) -> list[PlayerIn]:
 def _read_event(part: _Part) -> EventIn:
     return EventIn(
         key=part.text("key", 40, blank=False),
-        name=part.line("name", 120, blank=False),
+        name=part.line("name", 120),  # empty: named by the site (Event.name)
         format=part.choice("format", Event.Format.values),
         seeding=part.choice("seeding", Event.Seeding.values),
         swiss_rounds=part.optional_integer("swiss_rounds", 1, SMALL),
@@ -1626,7 +1626,7 @@ def _write(plan: ImportPlan, user: Any, directors: list[Any]) -> Tournament:
     for event in plan.events:
         events[event.key] = Event.objects.create(
             tournament=tournament,
-            name=event.name,
+            given_name=event.name,
             format=event.format,
             seeding=event.seeding,
             swiss_rounds=event.swiss_rounds,

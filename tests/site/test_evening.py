@@ -136,7 +136,7 @@ def test_a_director_s_whole_evening(browser, site, django_user_model, directors_
             )
         )
         page.locator("form[action$='/draw/'] button[type=submit]").click()
-        return Event.objects.get(tournament=tournament, name=name)
+        return Event.objects.get(tournament=tournament, given_name=name)
 
     main = event_made("Main", "single", NAMES[:6])
     swiss = event_made("Swiss", "swiss", NAMES[6:12], swiss_rounds="3")

@@ -88,7 +88,7 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
     assert page.locator("#draw-seed").inner_text() == "20261213"
     assert page.locator(".bracket-section").first.locator("em", has_text="bye").count() == 4
 
-    event = Event.objects.get(name="Main")
+    event = Event.objects.get(given_name="Main")
     recorded = 0
     while True:  # every result, as matches finish, from each match's page
         waiting = (

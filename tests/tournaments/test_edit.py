@@ -216,7 +216,7 @@ def test_the_event_form_refuses_in_plain_words(director_client, event_with, data
     assert event.format == "single" and event.name == "single 2"
 
 
-def test_after_the_draw_only_the_name_and_the_holland_rule_change(
+def test_after_the_draw_the_name_the_holland_rule_and_lengths_not_begun_change(
     director_client, event_with, director, finish
 ):
     event = event_with(Event.Format.SINGLE, 4)
@@ -225,7 +225,7 @@ def test_after_the_draw_only_the_name_and_the_holland_rule_change(
     finish(first, first.player_a)
     url = reverse("event_edit", args=[event.pk])
     form = director_client.get(url).content.decode()
-    assert 'name="format"' not in form and 'name="lengths"' not in form
+    assert 'name="format"' not in form and 'name="lengths"' in form  # issue 25.5
     assert "The draw is made" in form
     answer = director_client.post(url, {"name": "Tabellone", "holland": "on", "format": "swiss"})
     assert answer.status_code == 302
@@ -235,8 +235,10 @@ def test_after_the_draw_only_the_name_and_the_holland_rule_change(
     second.refresh_from_db()
     assert not first.holland  # finished under the rule it was played with
     assert second.holland  # not begun: played under the new rule
-    with pytest.raises(ValidationError, match="The draw of Tabellone is made"):
+    with pytest.raises(ValidationError, match="Round 1 of Tabellone has begun: its matches stay 5"):
         event_update(event=event, lengths=[3], user=director)
+    with pytest.raises(ValidationError, match="The draw of Tabellone is made"):
+        event_update(event=event, seeding="rating", user=director)
     event_update(event=event, lengths=[5, 5, 7, 7, 9, 11], user=director)  # unchanged: fine
 
 

@@ -29,7 +29,7 @@ def test_the_event_form_sets_the_holland_rule_and_the_event_page_shows_it(
         {"name": "Main", "format": "single", "lengths": "5", "seeding": "random", "holland": "on"},
     )
     assert response.status_code == 302
-    event = Event.objects.get(name="Main")
+    event = Event.objects.get(given_name="Main")
     assert event.holland
     page = director_client.get(reverse("event", args=[event.pk])).content.decode()
     assert 'id="holland"' in page

@@ -44,7 +44,7 @@ def test_a_director_creates_a_tournament_and_an_event(director_client, director)
     response = director_client.post(
         url, {"name": "Main", "format": "consolation", "lengths": "5 5 7", "seeding": "random"}
     )
-    event = Event.objects.get(name="Main")
+    event = Event.objects.get(given_name="Main")
     assert response.status_code == 302
     assert [r.length for r in event.rounds.all()] == [5, 5, 7]
     page = text(director_client.get(tournament.get_absolute_url()))

@@ -111,7 +111,8 @@ def _build_demo():
     call_command("demo_club", force=True, stdout=io.StringIO())  # tests run with DEBUG off
     director = get_user_model().objects.get(username="director")
     tournament = Tournament.objects.get(name="Torneo d'Autunno")
-    main, swiss = tournament.events.get(name="Main"), tournament.events.get(name="Swiss")
+    main = tournament.events.get(given_name="Main")
+    swiss = tournament.events.get(given_name="Swiss")
 
     # the consolation: a final score, then corrected the other way round
     consolation = Match.objects.filter(place__event=main, place__bracket_key__startswith="C")
@@ -470,7 +471,7 @@ def test_names_in_a_file_are_made_one_line_as_the_site_stores_them(document):
     document["events"][0]["name"] = "Main\u2028draw"
     created = tournament_import(document=document, user=SYSTEM)
     assert (created.name, created.venue) == ("Torneo d'Autunno", "Milano")
-    assert created.events.filter(name="Main draw").exists()
+    assert created.events.filter(given_name="Main draw").exists()
     assert Player.objects.filter(name="Anna Rossi", club="CircoloonaliM").exists()
 
 
