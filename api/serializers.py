@@ -91,13 +91,15 @@ def match_detail(match: Match) -> dict[str, Any]:
     }
 
 
-def tournament_out(tournament: Tournament) -> dict[str, Any]:
+def tournament_out(tournament: Tournament, status: str) -> dict[str, Any]:
+    """``status``: from tournaments.selectors.tournament_statuses, read for a page at once."""
     return {
         "id": tournament.pk,
         "name": tournament.name,
         "date": tournament.date,
         "venue": tournament.venue,
         "event_count": tournament.event_count,
+        "status": status,
     }
 
 
