@@ -34,7 +34,7 @@ def player_out(player: Player) -> dict[str, Any]:
         "id": player.pk,
         "name": player.name,
         "club": player.club,
-        "country": player.country,
+        "country": str(player.country),  # the ISO code ("" when not known)
         "rating": float(player.rating),
         "experience": player.experience,
     }
