@@ -107,6 +107,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["same_name"].widget = forms.HiddenInput()  # shown when a namesake is found
+        self.fields["country"].widget.attrs["class"] = "country"
 
     def clean(self):
         data = super().clean()
