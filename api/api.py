@@ -18,11 +18,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError as NinjaValidationError
+from ninja.params.models import Query as QueryParam
 
 from club.models import Player
 from matches.models import Game, Match
 from matches.selectors import player_matches, player_record
-from tournaments.models import Bye, Entry, Event
+from tournaments.models import Bye, Entry, Event, Tournament
 from tournaments.rounds import round_name
 from tournaments.selectors import (
     DRAW_TITLES,
@@ -32,6 +33,7 @@ from tournaments.selectors import (
     event_standings,
     player_rating_history,
     tournament_list,
+    tournament_statuses,
 )
 
 from . import schemas, serializers
@@ -67,11 +69,41 @@ def schema_revision() -> str:
     return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()[:12]
 
 
+def query_parameters(view: Any) -> tuple[str, ...] | None:
+    """The query parameters an operation takes, by the names clients send; None for a view
+    that is not an operation (the docs, the schema), which takes any."""
+    operation = getattr(view, "__self__", None)
+    signature = getattr(operation, "signature", None)
+    if signature is None:
+        return None
+    return tuple(p.alias for p in signature.params if isinstance(p.source, QueryParam))
+
+
+def unknown_parameters(request: HttpRequest, known: tuple[str, ...]) -> JsonResponse | None:
+    """A 422 naming the query parameters the operation does not take, and those it does: a
+    misspelt filter (``players?name_part=``) would otherwise be ignored, and answer
+    everything as if it had been obeyed."""
+    unknown = sorted(set(request.GET) - set(known))
+    if not unknown:
+        return None
+    listed = ", ".join(known) or "none"
+    detail = (
+        f"Unknown query parameter{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}. "
+        f"This address takes: {listed}."
+    )
+    return JsonResponse(
+        {"code": "unknown_parameter", "detail": detail, "unknown": unknown, "known": list(known)},
+        status=422,
+    )
+
+
 def guarded(view: Any, *, static: bool = False) -> Any:
-    """The rate limit (429 with Retry-After, in plain words), then the ETag: a 304 when the
-    client already has this answer, else the view's answer with its ETag. The tag is taken
-    before the view reads, so a change made meanwhile can only make the next tag differ.
+    """The rate limit (429 with Retry-After, in plain words), then the query's parameters (a
+    422 for one the operation does not take), then the ETag: a 304 when the client already
+    has this answer, else the view's answer with its ETag. The tag is taken before the view
+    reads, so a change made meanwhile can only make the next tag differ.
     ``static``: the answer does not depend on the data (the schema, the docs)."""
+    known = query_parameters(view)
 
     @wraps(view)
     def run(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
@@ -81,6 +113,10 @@ def guarded(view: Any, *, static: bool = False) -> Any:
             response = error_response(429, "throttled", detail)
             response["Retry-After"] = str(wait)
             return response
+        if known is not None:
+            unknown = unknown_parameters(request, known)
+            if unknown is not None:
+                return unknown
         tag = etag_for(request, key="" if static else data_key(), revision=schema_revision())
         unchanged = not_modified(request, tag)
         if unchanged is not None:
@@ -143,8 +179,11 @@ def _invalid(request: HttpRequest, error: NinjaValidationError) -> HttpResponse:
 # --- pagination ----------------------------------------------------------------------------
 
 
-def paginate(request: HttpRequest, queryset: QuerySet, page: int, page_size: int, out) -> dict:
-    """One page of ``queryset``, each item through ``out``; links to the pages beside it."""
+def paginate(
+    request: HttpRequest, queryset: QuerySet, page: int, page_size: int, out, *, prepare=None
+) -> dict:
+    """One page of ``queryset``, each item through ``out``; links to the pages beside it.
+    ``prepare``: reads what the page's items need all at once, and gives each item's ``out``."""
     size = max(1, min(page_size, MAX_PAGE_SIZE))
     count = queryset.count()
     pages = max(1, math.ceil(count / size))
@@ -152,6 +191,7 @@ def paginate(request: HttpRequest, queryset: QuerySet, page: int, page_size: int
         plural = "s" if pages != 1 else ""
         raise ApiError(404, "not_found", f"No page {page}: {pages} page{plural} of {size}.")
     items = list(queryset[(page - 1) * size : page * size])
+    each = prepare(items) if prepare else out
 
     def link(number: int) -> str | None:
         if not 1 <= number <= pages:
@@ -166,7 +206,7 @@ def paginate(request: HttpRequest, queryset: QuerySet, page: int, page_size: int
         "pages": pages,
         "next": link(page + 1),
         "previous": link(page - 1),
-        "items": [out(item) for item in items],
+        "items": [each(item) for item in items],
     }
 
 
@@ -175,8 +215,10 @@ def answers(body: Any) -> dict[int, Any]:
     return {200: body, 404: schemas.Error, 422: schemas.Error, 429: schemas.Error}
 
 
-Page = Query(1, ge=1, description="from 1")
-Size = Query(PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description=f"at most {MAX_PAGE_SIZE}")
+Page = Query(1, ge=1, description="the page's number, from 1")
+Size = Query(
+    PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description=f"items a page, at most {MAX_PAGE_SIZE}"
+)
 
 
 # --- tournaments and events --------------------------------------------------------------------
@@ -185,9 +227,9 @@ Size = Query(PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description=f"at most {MAX_PAGE_
 @api.get("/tournaments", response=answers(schemas.TournamentPage), tags=["tournaments"])
 def tournaments(
     request: HttpRequest,
-    date_from: IsoDate | None = None,
-    date_to: IsoDate | None = None,
-    q: Search = Query("", description="part of the name"),
+    date_from: IsoDate | None = Query(None, description="on or after this day (ISO 8601)"),
+    date_to: IsoDate | None = Query(None, description="on or before this day (ISO 8601)"),
+    q: Search = Query("", description="part of the name (any case)"),
     page: int = Page,
     page_size: int = Size,
 ):
@@ -199,7 +241,12 @@ def tournaments(
         found = found.filter(date__lte=date_to)
     if q:
         found = found.filter(name__icontains=q)
-    return paginate(request, found, page, page_size, serializers.tournament_out)
+    return paginate(request, found, page, page_size, None, prepare=_tournaments_out)
+
+
+def _tournaments_out(tournaments: list[Tournament]):
+    statuses = tournament_statuses(tournaments=tournaments)
+    return lambda t: serializers.tournament_out(t, statuses[t.pk])
 
 
 @api.get("/tournaments/{int:pk}", response=answers(schemas.TournamentDetail), tags=["tournaments"])
@@ -208,7 +255,7 @@ def tournament(request: HttpRequest, pk: Id):
     if found is None:
         raise not_found("tournament", pk)
     return {
-        **serializers.tournament_out(found),
+        **_tournaments_out([found])(found),
         "events": [serializers.event_ref(e) for e in found.events.order_by("id")],
     }
 
@@ -256,6 +303,7 @@ def event(request: HttpRequest, pk: Id):
         "pools": found.pools,
         "cut": found.cut,
         "parent": found.parent_id,
+        "cut_to": next((child.pk for child in found.children.order_by("id")), None),
         "drawn_at": found.drawn_at,
         "draw_seed": found.draw_seed,
         "lengths": [{"number": r.number, "length": r.length} for r in found.rounds.all()],
@@ -325,6 +373,7 @@ def standings(request: HttpRequest, pk: Id):
     """A Swiss's or round robin's table; a finished knockout's placings."""
     found = _event(pk)
     entries, matches = _event_data(found)
+    swiss = found.format == Event.Format.SWISS  # else a round robin: the tie-breaks differ
     table = [
         {
             "rank": row.standing.rank,
@@ -334,9 +383,9 @@ def standings(request: HttpRequest, pk: Id):
             "wins": row.standing.wins,
             "losses": row.standing.losses,
             "byes": row.standing.byes,
-            "buchholz": row.standing.buchholz,
-            "median": row.standing.median,
-            "head_to_head": row.standing.head_to_head,
+            "buchholz": row.standing.buchholz if swiss else None,
+            "median": row.standing.median if swiss else None,
+            "head_to_head": None if swiss else row.standing.head_to_head,
             "points_for": row.standing.points_for,
             "points_against": row.standing.points_against,
             "difference": row.standing.difference,
@@ -374,12 +423,12 @@ def matches(
     tournament: Id | None = Query(None, description="a tournament's id"),
     event: Id | None = Query(None, description="an event's id"),
     player: Id | None = Query(None, description="a player's id: their matches"),
-    status: schemas.MatchStatus | None = None,
+    status: schemas.MatchStatus | None = Query(None, description="the match's status"),
     finished_since: IsoDateTime | None = Query(
         None, description="ISO 8601; a date or a time without offset is the site's time zone"
     ),
-    date_from: IsoDate | None = None,
-    date_to: IsoDate | None = None,
+    date_from: IsoDate | None = Query(None, description="played on or after this day"),
+    date_to: IsoDate | None = Query(None, description="played on or before this day"),
     page: int = Page,
     page_size: int = Size,
 ):
@@ -418,9 +467,12 @@ def match(request: HttpRequest, pk: Id):
 @api.get("/players", response=answers(schemas.PlayerPage), tags=["players"])
 def players(
     request: HttpRequest,
-    q: Search = Query("", description="part of the name"),
+    q: Search = Query("", description="part of the name (any case)"),
+    name: Exact = Query("", description="the whole name, exactly (any case)"),
     club: Exact = Query("", description="the club, exactly (any case)"),
-    country: Exact = Query("", description="the country, exactly (any case)"),
+    country: Exact = Query(
+        "", description="the country's ISO 3166-1 alpha-2 code (any case): IT, CH, DE"
+    ),
     page: int = Page,
     page_size: int = Size,
 ):
@@ -428,6 +480,8 @@ def players(
     found = Player.objects.order_by("sort_name", "name", "id")
     if q:
         found = found.filter(name__icontains=q)
+    if name:
+        found = found.filter(name__iexact=name)
     if club:
         found = found.filter(club__iexact=club)
     if country:

@@ -36,18 +36,33 @@ ROUND_STAGE = (
     "played after the losers' draw's last round) or final_again (that final played again: "
     "the losers' draw's player won it, so each finalist has lost once)"
 )
+TournamentStatus = Literal["upcoming", "running", "finished"]
+
+BRACKET_KEYS = (
+    "the match's place in its event, ROUND-MATCH after a letter: in a knockout M the main "
+    "draw, C the consolation, L the losers' draw (double elimination), P the play-off for "
+    "third place, F the final of a double elimination (F1-1; F2-1 the final played again); "
+    "in a Swiss S (S2-3: round 2, its third match); in a round robin the pool's letter "
+    "(B3-1: pool B, round 3, its first match); empty for a match outside any event"
+)
 
 
 class Error(Schema):
-    """A refusal: ``code`` is stable, ``detail`` says it in plain English."""
+    """A refusal: ``code`` is stable, ``detail`` says it in plain English. An unknown query
+    parameter's refusal adds ``unknown`` and ``known``: the parameters sent that the address
+    does not take, and those it takes."""
 
-    code: str = Field(description="not_found, throttled or method_not_allowed")
-    detail: str
+    code: str = Field(
+        description="not_found (404), invalid (422: a parameter's value), unknown_parameter "
+        "(422: a parameter the address does not take), method_not_allowed (405), "
+        "throttled (429)"
+    )
+    detail: str = Field(description="what went wrong, in plain English")
 
 
 class PlayerRef(Schema):
-    id: int
-    name: str
+    id: int = Field(description="the player's id: /api/v1/players/{id}")
+    name: str = Field(description="the name as the club typed it")
 
 
 class Score(Schema):
@@ -61,31 +76,33 @@ class Score(Schema):
 class PlayerOut(Schema):
     """A player: never their email or phone."""
 
-    id: int
-    name: str
-    club: str
-    country: str
+    id: int = Field(description="the player's id")
+    name: str = Field(description="the name as the club typed it")
+    club: str = Field(description="the club as typed; may be empty")
+    country: str = Field(
+        description="ISO 3166-1 alpha-2 code in capitals (IT, CH, DE); empty when not known"
+    )
     rating: float = Field(description="FIBS rating, two decimals, as a JSON number")
     experience: int = Field(description="match points played (FIBS experience)")
 
 
 class PlayerDetail(PlayerOut):
-    matches_won: int
-    matches_lost: int
+    matches_won: int = Field(description="matches won, walkovers included")
+    matches_lost: int = Field(description="matches lost, walkovers included")
 
 
 class RatingChangeOut(Schema):
     order: int = Field(description="the match's place in the site's history of rated matches")
     match: int = Field(description="the match's id")
     date: datetime.date = Field(description="the match's date")
-    finished_at: datetime.datetime | None
-    opponent: PlayerRef
-    won: bool
-    rating_before: float
-    rating_after: float
-    change: float
-    experience_after: int
-    tournament: int | None
+    finished_at: datetime.datetime | None = Field(description="when the match ended, UTC")
+    opponent: PlayerRef = Field(description="who the player met")
+    won: bool = Field(description="the player won the match")
+    rating_before: float = Field(description="the player's FIBS rating before the match")
+    rating_after: float = Field(description="the player's FIBS rating after it")
+    change: float = Field(description="rating_after - rating_before")
+    experience_after: int = Field(description="the player's experience after the match")
+    tournament: int | None = Field(description="the tournament's id; null outside one")
 
 
 # --- matches -------------------------------------------------------------------------------
@@ -95,38 +112,38 @@ class GameOut(Schema):
     """One game of the score sheet; the score, Crawford and post-Crawford are derived by the
     rules engine from the games before it (WBF 24), never stored."""
 
-    number: int
-    winner: Side
-    cube: int
-    result: GameResult
+    number: int = Field(description="the game's number in the match, from 1")
+    winner: Side = Field(description="who won the game: a or b")
+    cube: int = Field(description="the cube's value at the end: 1, 2, 4, …")
+    result: GameResult = Field(description="how the game ended")
     resigned: int | None = Field(description="for a resignation: 1 single, 2 gammon, 3 backgammon")
     points: int = Field(description="added to the winner's score, after the match length's cap")
     crawford: bool = Field(description="this is the Crawford game (no doubling)")
-    post_crawford: bool
-    score_before: Score
-    score_after: Score
+    post_crawford: bool = Field(description="played after the Crawford game")
+    score_before: Score = Field(description="the match score before this game")
+    score_after: Score = Field(description="the match score after this game")
 
 
 class MatchOut(Schema):
-    id: int
-    player_a: PlayerRef
-    player_b: PlayerRef
-    length: int
-    date: datetime.date
-    status: MatchStatus
+    id: int = Field(description="the match's id: /api/v1/matches/{id}")
+    player_a: PlayerRef = Field(description="the first-named player")
+    player_b: PlayerRef = Field(description="the second-named player")
+    length: int = Field(description="the match length in points")
+    date: datetime.date = Field(description="the day it is played")
+    status: MatchStatus = Field(description="where the match stands")
     score: Score = Field(description="the games' running total, or the recorded final score")
-    winner: Side | None
+    winner: Side | None = Field(description="a or b once decided; else null")
     retired: Side | None = Field(description="the player who retired from the match")
     crawford_game: int | None = Field(description="the number of the Crawford game, once known")
-    finished_at: datetime.datetime | None
-    tournament: int | None
-    event: int | None
+    finished_at: datetime.datetime | None = Field(description="when it ended, UTC; else null")
+    tournament: int | None = Field(description="the tournament's id; null outside one")
+    event: int | None = Field(description="the event's id; null outside one")
     round: int | None = Field(
-        description="the round's number, in the order of play (a double elimination's final "
-        "comes after every other round)"
+        description="the round's number in the order of play (a double elimination's final "
+        "comes after every other round); null outside an event"
     )
     round_stage: RoundStage | None = Field(description=ROUND_STAGE + "; null outside a tournament")
-    bracket_key: str = Field(description="the match's place in a knockout, e.g. M1-3; or empty")
+    bracket_key: str = Field(description=BRACKET_KEYS)
     table: int | None = Field(description="the table it is played at, while seated")
 
 
@@ -139,91 +156,117 @@ class MatchDetail(MatchOut):
 
 
 class EventRef(Schema):
-    id: int
-    name: str
-    format: EventFormat
+    id: int = Field(description="the event's id: /api/v1/events/{id}")
+    name: str = Field(description="the event's name")
+    format: EventFormat = Field(description="how it is played")
 
 
 class TournamentOut(Schema):
-    id: int
-    name: str
-    date: datetime.date
-    venue: str
-    event_count: int
+    id: int = Field(description="the tournament's id: /api/v1/tournaments/{id}")
+    name: str = Field(description="the tournament's name")
+    date: datetime.date = Field(description="the day it starts")
+    venue: str = Field(description="where it is played; may be empty")
+    event_count: int = Field(description="how many events it holds")
+    status: TournamentStatus = Field(
+        description="derived from its events: upcoming (none drawn yet), running (one drawn, "
+        "not all finished), finished (every event finished: its rounds played, a knockout's "
+        "champion known, a Swiss's cut made)"
+    )
 
 
 class TournamentDetail(TournamentOut):
-    events: list[EventRef]
+    events: list[EventRef] = Field(description="its events, in the order they were made")
 
 
 class RoundLength(Schema):
-    number: int
+    number: int = Field(description="the round's number, from 1")
     length: int = Field(description="the match length of this round (the last holds for later)")
 
 
 class EntryOut(Schema):
-    player: PlayerRef
-    status: EntryStatus
-    seed: int | None
+    player: PlayerRef = Field(description="who entered")
+    status: EntryStatus = Field(description="registered, checked in or withdrawn")
+    seed: int | None = Field(description="the place in the draw, from 1; null before the draw")
     pool: str = Field(description="round robin pool letter, A, B, …; or empty")
-    joined_round: int | None
+    joined_round: int | None = Field(
+        description="a Swiss's late arrival: the first round they play; else null"
+    )
 
 
 class Progress(Schema):
-    stage: Stage
-    round: int | None
+    stage: Stage = Field(
+        description="entries (not drawn), playing, to_pair (a Swiss's next round), to_cut "
+        "(a Swiss finished, its knockout not yet cut), finished"
+    )
+    round: int | None = Field(description="the round being played or to pair; else null")
     round_stage: RoundStage | None = Field(description=ROUND_STAGE + "; null when no round is")
-    champion: PlayerRef | None
+    champion: PlayerRef | None = Field(description="a knockout's winner, once known")
 
 
 class EventDetail(Schema):
-    id: int
-    tournament: int
-    name: str
-    format: EventFormat
-    seeding: Seeding
-    holland: bool
-    third_place: bool
-    swiss_rounds: int | None
-    pools: int | None
-    cut: int | None
+    id: int = Field(description="the event's id")
+    tournament: int = Field(description="the tournament's id")
+    name: str = Field(description="the event's name")
+    format: EventFormat = Field(description="how it is played")
+    seeding: Seeding = Field(description="how the draw is seeded")
+    holland: bool = Field(description="the Holland rule applies post-Crawford")
+    third_place: bool = Field(description="a knockout's semi-finals' losers play for third")
+    swiss_rounds: int | None = Field(description="a Swiss's number of rounds; else null")
+    pools: int | None = Field(description="a round robin's number of pools; else null")
+    cut: int | None = Field(
+        description="a Swiss: the number of players its knockout is cut to; else null"
+    )
     parent: int | None = Field(description="the Swiss this knockout was cut from")
-    drawn_at: datetime.datetime | None
+    cut_to: int | None = Field(
+        description="a Swiss: the knockout cut from it (an event's id), once the cut is "
+        "made; else null. That knockout's parent is this Swiss"
+    )
+    drawn_at: datetime.datetime | None = Field(description="when it was drawn, UTC; else null")
     draw_seed: int | None = Field(description="a random draw's published seed")
-    lengths: list[RoundLength]
-    entries: list[EntryOut]
-    progress: Progress
+    lengths: list[RoundLength] = Field(description="each round's match length")
+    entries: list[EntryOut] = Field(description="its players, in seed order once drawn")
+    progress: Progress = Field(description="where it stands")
 
 
 class ByeOut(Schema):
-    player: PlayerRef
+    player: PlayerRef = Field(description="who has the bye")
     reason: str = Field(description="the pairing's reason code; may be empty")
 
 
 class RoundOut(Schema):
-    event: int
-    number: int
+    event: int = Field(description="the event's id")
+    number: int = Field(description="the round's number, from 1")
     stage: RoundStage = Field(description=ROUND_STAGE)
-    length: int
-    matches: list[MatchOut]
+    length: int = Field(description="the round's match length")
+    matches: list[MatchOut] = Field(description="the round's matches")
     byes: list[ByeOut] = Field(description="a Swiss round's bye: a win without a match")
     resting: list[PlayerRef] = Field(description="round robin players without a match")
 
 
 class StandingOut(Schema):
-    rank: int
-    player: PlayerRef
-    pool: str
-    played: int
-    wins: int
-    losses: int
-    byes: int
-    buchholz: int
-    median: int
-    head_to_head: int
-    points_for: int
-    points_against: int
-    difference: int
+    rank: int = Field(description="the place, from 1; players level on every tie-break share it")
+    player: PlayerRef = Field(description="the player")
+    pool: str = Field(description="a round robin's pool letter; empty in a Swiss")
+    played: int = Field(description="matches played")
+    wins: int = Field(description="matches won, byes included")
+    losses: int = Field(description="matches lost")
+    byes: int = Field(description="a Swiss's byes (each a win); 0 in a round robin")
+    buchholz: int | None = Field(
+        description="a Swiss's tie-break: the opponents' wins added up; null in a round robin"
+    )
+    median: int | None = Field(
+        description="a Swiss's tie-break: Buchholz without the best and the worst opponent; "
+        "null in a round robin"
+    )
+    head_to_head: int | None = Field(
+        description="a round robin's tie-break: wins against the players level on wins; "
+        "null in a Swiss"
+    )
+    points_for: int = Field(description="match points won in its matches")
+    points_against: int = Field(description="match points the opponents won")
+    difference: int = Field(
+        description="points_for - points_against (a round robin's last tie-break)"
+    )
     withdrawn: bool = Field(
         description="the player has withdrawn: still ranked on the matches played"
     )
@@ -241,10 +284,10 @@ class StandingOut(Schema):
 
 
 class PlacingOut(Schema):
-    draw: Literal["main", "consolation"]
-    first: int
-    last: int
-    players: list[PlayerRef]
+    draw: Literal["main", "consolation"] = Field(description="the draw the places are in")
+    first: int = Field(description="the first place shared, from 1")
+    last: int = Field(description="the last place shared (first when not shared)")
+    players: list[PlayerRef] = Field(description="who holds these places")
 
 
 class StandingsOut(Schema):
@@ -254,10 +297,10 @@ class StandingsOut(Schema):
     still level; pool by pool). A knockout: ``placings`` once the champion is known (places
     shared by those out in the same round)."""
 
-    event: int
-    format: EventFormat
-    table: list[StandingOut]
-    placings: list[PlacingOut]
+    event: int = Field(description="the event's id")
+    format: EventFormat = Field(description="the event's format")
+    table: list[StandingOut] = Field(description="a Swiss's or round robin's table; else empty")
+    placings: list[PlacingOut] = Field(description="a finished knockout's places; else empty")
 
 
 # --- pages of a list -----------------------------------------------------------------------
@@ -265,23 +308,23 @@ class StandingsOut(Schema):
 
 class PageOf(Schema):
     count: int = Field(description="items in all pages")
-    page: int
-    pages: int
+    page: int = Field(description="this page's number, from 1")
+    pages: int = Field(description="how many pages there are (at least 1)")
     next: str | None = Field(description="the next page's URL; null on the last")
-    previous: str | None
+    previous: str | None = Field(description="the previous page's URL; null on the first")
 
 
 class TournamentPage(PageOf):
-    items: list[TournamentOut]
+    items: list[TournamentOut] = Field(description="this page's tournaments")
 
 
 class MatchPage(PageOf):
-    items: list[MatchOut]
+    items: list[MatchOut] = Field(description="this page's matches")
 
 
 class PlayerPage(PageOf):
-    items: list[PlayerOut]
+    items: list[PlayerOut] = Field(description="this page's players")
 
 
 class RatingPage(PageOf):
-    items: list[RatingChangeOut]
+    items: list[RatingChangeOut] = Field(description="this page's rating changes")

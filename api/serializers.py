@@ -34,7 +34,7 @@ def player_out(player: Player) -> dict[str, Any]:
         "id": player.pk,
         "name": player.name,
         "club": player.club,
-        "country": player.country,
+        "country": str(player.country),  # the ISO code ("" when not known)
         "rating": float(player.rating),
         "experience": player.experience,
     }
@@ -92,13 +92,15 @@ def match_detail(match: Match) -> dict[str, Any]:
     }
 
 
-def tournament_out(tournament: Tournament) -> dict[str, Any]:
+def tournament_out(tournament: Tournament, status: str) -> dict[str, Any]:
+    """``status``: from tournaments.selectors.tournament_statuses, read for a page at once."""
     return {
         "id": tournament.pk,
         "name": tournament.name,
         "date": tournament.date,
         "venue": tournament.venue,
         "event_count": tournament.event_count,
+        "status": status,
     }
 
 

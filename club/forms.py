@@ -61,9 +61,8 @@ class NameField(OneLineField):
 PLAYER_FIELD_CLASSES = {
     "name": NameField,
     "club": OneLineField,
-    "country": OneLineField,
     "phone": OneLineField,
-}
+}  # the country: django-countries' list of countries, by name in the visitor's language
 
 
 class PlayerChoiceField(forms.ModelChoiceField):
@@ -108,6 +107,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["same_name"].widget = forms.HiddenInput()  # shown when a namesake is found
+        self.fields["country"].widget.attrs["class"] = "country"
 
     def clean(self):
         data = super().clean()
@@ -220,6 +220,14 @@ def import_line_said(line: ImportLine) -> str:
         return _("left out: no name")
     if line.problem == "bad-email":
         return _("left out: “%(email)s” is not an email address") % line.params
+    if line.problem == "bad-country":
+        return (
+            _(
+                "left out: “%(country)s” is not a country the site knows (write its name in "
+                "English, Italian or German, or its two-letter code: IT, CH)"
+            )
+            % line.params
+        )
     if line.problem == "too-long":
         return _("left out: the %(field)s is over %(limit)s characters") % {
             "field": IMPORT_FIELDS[line.params["field"]],

@@ -18,6 +18,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
 
 from rules.text import folded
 
@@ -30,7 +31,9 @@ class Player(models.Model):
     # "Zoë"): kept by save(), and what every list of players is ordered by
     sort_name = models.CharField(_("name sorted as read"), max_length=255, editable=False)
     club = models.CharField(_("club"), max_length=120, blank=True)
-    country = models.CharField(_("country"), max_length=60, blank=True)
+    # an ISO 3166-1 alpha-2 code ("IT", "CH"), shown as the country's name in the visitor's
+    # language; "" when not known (club.countries reads the names clubs typed before)
+    country = CountryField(_("country"), blank=True)
     rating = models.DecimalField(
         _("rating"), max_digits=7, decimal_places=2, default=Decimal("1500.00"), editable=False
     )

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db.models import Q, QuerySet
 
+from .countries import country_code
 from .csvimport import COLUMNS, Row
 from .models import Player
 
@@ -61,7 +62,7 @@ class ImportStatus(StrEnum):
 class ImportLine:
     row: Row
     status: ImportStatus
-    problem: str = ""  # refused: "no-name", "bad-email", "too-long" (params: field, limit)
+    problem: str = ""  # refused: "no-name", "bad-email", "bad-country", "too-long" (field, limit)
     params: dict[str, Any] = field(default_factory=dict)
     namesakes: tuple[Player, ...] = ()  # namesake, registered: the players already there
 
@@ -74,7 +75,11 @@ def _same(text: str) -> str:
 def _problem(row: Row) -> tuple[str, dict[str, Any]] | None:
     if not row.name:
         return "no-name", {}
+    if country_code(row.country) is None:  # a name in en/it/de/fr or a code: the code kept
+        return "bad-country", {"country": row.country}
     for column in COLUMNS:
+        if column == "country":
+            continue
         limit = Player._meta.get_field(column).max_length
         if len(getattr(row, column)) > limit:
             return "too-long", {"field": column, "limit": limit}

@@ -10,6 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from .audit import audit_sentences_register
+from .countries import country_name
 from .models import AuditEntry
 
 FIELD_NAMES = {
@@ -65,11 +66,32 @@ def changes_said(
     return "; ".join(parts)
 
 
+# a code shown as the country's name in the visitor's language ("IT": "Italia" in Italian)
+SHOWN = {"country": lambda value: country_name(value_said(value))}
+
+
 def _changed(entry: AuditEntry, who: str) -> str:
     return _("%(who)s changed the player %(name)s: %(changes)s.") % {
         "who": who,
         "name": entry.params.get("name"),
-        "changes": changes_said(entry, FIELD_NAMES),
+        "changes": changes_said(entry, FIELD_NAMES, SHOWN),
+    }
+
+
+def _country_coded(entry: AuditEntry, who: str) -> str:
+    """The register's free-text countries written as codes (club migration 0005)."""
+    params = {"who": who, "name": entry.params.get("name"), "typed": entry.params.get("typed")}
+    if not entry.params.get("code"):
+        return (
+            _(
+                "%(who)s left the country of %(name)s empty: “%(typed)s” is not a country "
+                "it knows (the text is kept here)."
+            )
+            % params
+        )
+    return _("%(who)s wrote the country of %(name)s, typed as “%(typed)s”, as %(country)s.") % {
+        **params,
+        "country": country_name(entry.params["code"]),
     }
 
 
@@ -147,6 +169,7 @@ def register() -> None:
         {
             "player.created": _created,
             "player.changed": _changed,
+            "player.country_coded": _country_coded,
             "dice.allowed": _dice,
             "invitation.issued": _invitation_issued,
             "invitation.revoked": _invitation_revoked,

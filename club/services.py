@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from rules.text import one_line
 
 from .audit import audit_record
+from .countries import country_code
 from .csvimport import Row
 from .models import Invitation, Player
 from .policy import (
@@ -40,9 +41,26 @@ PLAYER_FIELDS = ("name", "club", "country", "email", "phone")
 
 
 def _facts(player: Player) -> dict[str, Any]:
-    facts: dict[str, Any] = {field: getattr(player, field) for field in PLAYER_FIELDS}
+    # str: the country is a django-countries Country, its code as text
+    facts: dict[str, Any] = {field: str(getattr(player, field)) for field in PLAYER_FIELDS}
     facts["account"] = player.user.get_username() if player.user_id else ""
     return facts
+
+
+def _country(text: str) -> str:
+    """A country's code from a code or a name a club may type ("Italia", "CH"); refused in
+    words when it names none (the form offers only codes; a file or a caller may not)."""
+    code = country_code(one_line(str(text)))
+    if code is None:
+        raise ValidationError(
+            _(
+                "“%(country)s” is not a country the site knows: write its name (in English, "
+                "Italian or German) or its two-letter code, e.g. IT, CH."
+            )
+            % {"country": one_line(str(text))},
+            code="unknown_country",
+        )
+    return code
 
 
 def player_create(
@@ -71,7 +89,7 @@ def _player_insert(
     player = Player.objects.create(
         name=name,
         club=one_line(club),
-        country=one_line(country),
+        country=_country(country),
         email=one_line(email),
         phone=one_line(phone),
     )
@@ -122,6 +140,8 @@ def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
         for field in PLAYER_FIELDS:
             if field in changes:
                 setattr(locked, field, one_line(changes[field]))
+        if "country" in changes:
+            locked.country = _country(changes["country"])
         if "account" in changes:
             locked.user = changes["account"]
         if not locked.name:

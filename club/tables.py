@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from .countries import country_name
 from .models import Player
 
 # what a spreadsheet reads as the start of a formula (OWASP "CSV injection"), and the
@@ -68,6 +69,15 @@ def table_page(request, table, filterset, template: str, export_name: str):
 class PlayerTable(tables.Table):
     name = tables.Column(linkify=True, order_by=("sort_name", "name", "id"))
     rating = tables.Column(verbose_name=_("rating"))
+
+    def render_country(self, record: Player) -> str:
+        """The country's name in the visitor's language (stored as its ISO code)."""
+        return country_name(str(record.country))
+
+    def value_country(self, record: Player) -> str:
+        """The CSV export writes the code: the same in every language, read back by the
+        players' import."""
+        return str(record.country)
 
     class Meta:
         model = Player

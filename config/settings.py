@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_filters",
+    "django_countries",  # its countries' names in every language (club.countries)
     # the site's own apps, from the bottom up: each imports only those above it in this list
     "club",
     "matches",

@@ -114,6 +114,14 @@ def site_patterns(resolver=None, prefix=""):
             yield route, entry
 
 
+def reads(path: str, response) -> bool:
+    """A page that only reads answers (405 to a post); the API refuses the walk's made-up
+    query parameters by name, reading nothing (issue 25.10)."""
+    if path.startswith("/api/") and response.status_code == 422:
+        return response.json()["code"] == "unknown_parameter"
+    return response.status_code in (200, 405)
+
+
 def fill(route, ours):
     """The route with its placeholders pointing at this tournament's things (the API's the
     same as the pages': /api/v1/matches/<int:pk> is this tournament's match)."""
@@ -265,7 +273,7 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
             if route in GONE:
                 assert response.status_code == 410, (path, response.status_code)
             elif not changes:
-                assert response.status_code in (200, 405), (path, response.status_code)
+                assert reads(path, response), (path, response.status_code)
             elif who == "anonymous":
                 changing += 1
                 assert response.status_code == 302, path
@@ -346,7 +354,7 @@ def test_a_player_changes_nothing_of_the_tournament_nor_of_anyone_else(
             if route in GONE:
                 assert status == 410, path
             elif not changes:
-                assert status in (200, 405), (path, status)
+                assert reads(path, response), (path, status)
             elif route in PLAYERS_OWN:
                 # the check-in page without an entry of theirs posted: not found, or refused
                 assert status in (200, 302, 403, 404, 405), (path, status)

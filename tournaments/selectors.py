@@ -40,7 +40,7 @@ from matches.selectors import (
     player_reports_pending,
 )
 
-from .models import Entry, EntryRequest, Event, Place, RatingChange, Table, Tournament
+from .models import Bye, Entry, EntryRequest, Event, Place, RatingChange, Table, Tournament
 from .pairing.bracket import (
     PENDING,
     Bracket,
@@ -685,18 +685,72 @@ def event_progress(*, event: Event, matches: list[Match], knockout: Knockout | N
 def event_finished(*, event: Event) -> bool:
     """Whether the event is over (every round played, a knockout's champion known, a Swiss
     cut made): nobody joins or withdraws any more, so its page offers neither."""
-    if not event.drawn:
-        return False
+    return events_finished(events=Event.objects.filter(pk=event.pk)).get(event.pk, False)
+
+
+def events_finished(*, events: QuerySet[Event]) -> dict[int, bool]:
+    """:func:`event_finished` for each of ``events``, in one query however many there are:
+    drawn, no match left undecided, a Swiss's rounds all paired and its cut made."""
     decided = (Match.Status.FINISHED, Match.Status.WALKOVER)
-    if Match.objects.filter(place__event=event).exclude(status__in=decided).exists():
-        return False
-    if event.format != Event.Format.SWISS:  # as event_progress says, in a few queries
-        return True
-    paired = max([*event.places.values_list("round", flat=True)], default=0)
-    paired = max([paired, *event.byes.values_list("round", flat=True)])
-    if paired < (event.swiss_rounds or 0):
-        return False
-    return not event.cut or event.children.exists()
+    last = "-round"
+    rows = events.annotate(
+        undecided=Exists(
+            Match.objects.filter(place__event=OuterRef("pk")).exclude(status__in=decided)
+        ),
+        last_place=Subquery(
+            Place.objects.filter(event=OuterRef("pk")).order_by(last).values("round")[:1]
+        ),
+        last_bye=Subquery(
+            Bye.objects.filter(event=OuterRef("pk")).order_by(last).values("round")[:1]
+        ),
+        cut_made=Exists(Event.objects.filter(parent=OuterRef("pk"))),
+    ).values_list(
+        "pk",
+        "drawn_at",
+        "format",
+        "swiss_rounds",
+        "cut",
+        "undecided",
+        "last_place",
+        "last_bye",
+        "cut_made",
+    )
+    found = {}
+    for pk, drawn_at, format_, rounds, cut, undecided, place, bye, cut_made in rows:
+        if drawn_at is None or undecided:
+            found[pk] = False
+        elif format_ != Event.Format.SWISS:  # as event_progress says
+            found[pk] = True
+        else:
+            paired = max(place or 0, bye or 0)
+            found[pk] = paired >= (rounds or 0) and (not cut or cut_made)
+    return found
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament stands, derived from its events (the API's tournament ``status``)."""
+
+    UPCOMING = "upcoming"  # no event drawn yet (or no event at all)
+    RUNNING = "running"  # an event drawn, and not every event finished
+    FINISHED = "finished"  # every event finished (event_finished)
+
+
+def tournament_statuses(*, tournaments: list[Tournament]) -> dict[int, TournamentStatus]:
+    """Each tournament's :class:`TournamentStatus`, in two queries for the lot."""
+    events = Event.objects.filter(tournament__in=[t.pk for t in tournaments])
+    finished = events_finished(events=events)
+    by_tournament: dict[int, list[tuple[bool, bool]]] = {t.pk: [] for t in tournaments}
+    for pk, tournament, drawn_at in events.values_list("pk", "tournament_id", "drawn_at"):
+        by_tournament[tournament].append((drawn_at is not None, finished[pk]))
+    statuses = {}
+    for pk, found in by_tournament.items():
+        if not any(drawn for drawn, _done in found):
+            statuses[pk] = TournamentStatus.UPCOMING
+        elif all(done for _drawn, done in found):
+            statuses[pk] = TournamentStatus.FINISHED
+        else:
+            statuses[pk] = TournamentStatus.RUNNING
+    return statuses
 
 
 @dataclass(frozen=True)

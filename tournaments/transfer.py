@@ -66,6 +66,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.countries import country_code
 from club.models import AuditEntry, Player
 from club.policy import can_create, directors_nameable, require
 from club.services import player_create
@@ -159,7 +160,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     for match in matches:
         people.update({match.player_a_id: match.player_a, match.player_b_id: match.player_b})
     ordered = sorted(
-        people.values(), key=lambda p: (p.name, p.club, p.country, p.email, p.phone, p.pk)
+        people.values(), key=lambda p: (p.name, p.club, str(p.country), p.email, p.phone, p.pk)
     )
     player_key = {p.pk: f"p{n}" for n, p in enumerate(ordered, 1)}
     event_key = {e.pk: f"e{n}" for n, e in enumerate(events, 1)}
@@ -190,7 +191,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
                 "key": player_key[p.pk],
                 "name": p.name,
                 "club": p.club,
-                "country": p.country,
+                "country": str(p.country),  # ISO 3166-1 alpha-2, "" when not known
                 "email": p.email,
                 "phone": p.phone,
             }
@@ -513,6 +514,15 @@ class _Part:
         if not blank and not text:
             _wrong(where, _("text that is not empty"))
         return text
+
+    def country(self, name: str) -> str:
+        """A country's ISO 3166-1 alpha-2 code: files written before the site kept codes
+        hold the name a club typed ("Italia", "Schweiz"), read as its code (club.countries)."""
+        value, where = self._get(name)
+        code = country_code(one_line(_text(value, where, 60)))
+        if code is None:
+            _wrong(where, _("a country's two-letter code (IT, CH) or its name"))
+        return code
 
     def optional_text(self, name: str, max_length: int) -> str | None:
         value, where = self._get(name)
@@ -857,7 +867,7 @@ def _read_players(doc: _Part) -> list[PlayerIn]:
                 key=part.text("key", 40, blank=False),
                 name=part.line("name", 120, blank=False),
                 club=part.line("club", 120),
-                country=part.line("country", 60),
+                country=part.country("country"),
                 email=part.line("email", 254),
                 phone=part.line("phone", 40),
             )
@@ -1414,7 +1424,7 @@ def _match_players(players: list[PlayerIn]) -> None:
     names = {p.name for p in players}
     here: dict[tuple[str, str, str], list[Player]] = {}
     for player in Player.objects.filter(name__in=names).order_by("id"):
-        here.setdefault((player.name, player.club, player.country), []).append(player)
+        here.setdefault((player.name, player.club, str(player.country)), []).append(player)
     for player in players:
         candidates = [
             p for p in here.get((player.name, player.club, player.country), []) if p.pk not in taken

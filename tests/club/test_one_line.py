@@ -38,7 +38,7 @@ def test_a_player_registered_with_line_breaks_is_stored_on_one_line(director):
     assert details(player) == (
         "Anna Rossi",
         "Circolo Milano",
-        "Italia",
+        "IT",
         "anna@example.org",
         "+39 02 1234",
     )
@@ -127,7 +127,7 @@ def test_the_player_form_refuses_a_change_with_a_hidden_character(director_clien
     from django.urls import reverse
 
     url = reverse("player_edit", args=[anna.pk])
-    posted = {"name": "Anna \u202eissoR", "phone": "02\n1234", "country": "Italia"}
+    posted = {"name": "Anna \u202eissoR", "phone": "02\n1234", "country": "IT"}
     page = director_client.post(url, posted, HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code != 302 and NAME_REFUSED[language] in words(page)
     assert LINE_REFUSED[language] in words(page)

@@ -64,7 +64,7 @@ def test_a_director_puts_a_player_s_details_right_and_the_change_is_audited(dire
     anna.refresh_from_db()
     assert (anna.club, anna.email, anna.country) == ("Circolo di Napoli", "anna@example.org", "")
     (entry,) = audit_for_subject(subject=anna).filter(code="player.changed")
-    assert entry.before == {"club": "Circolo Backgammon Milano", "country": "Italia", "email": ""}
+    assert entry.before == {"club": "Circolo Backgammon Milano", "country": "IT", "email": ""}
     assert entry.user_name == "director"
 
 

@@ -196,7 +196,7 @@ def realistic(evening: dict, director) -> dict[str, str]:
     return {
         "name": "Carla Verdi",
         "club": "Circolo Backgammon Milano",
-        "country": "Italia",
+        "country": "IT",
         "email": "carla@example.org",
         "phone": "+39 02 1234 5678",
         "date": "2026-12-14",

@@ -267,7 +267,7 @@ def test_a_player_changes_their_details_on_their_profile(anna_client, linked):
         },
     )
     saved = Player.objects.get(pk=linked.pk)
-    assert (saved.name, saved.club, saved.country) == ("Anna Maria Rossi", "Circolo", "Italia")
+    assert (saved.name, saved.club, saved.country) == ("Anna Maria Rossi", "Circolo", "IT")
 
 
 def test_an_empty_name_is_refused_on_the_profile(anna_client, linked):

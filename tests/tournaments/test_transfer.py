@@ -475,6 +475,30 @@ def test_names_in_a_file_are_made_one_line_as_the_site_stores_them(document):
     assert Player.objects.filter(name="Anna Rossi", club="CircoloonaliM").exists()
 
 
+def test_a_file_written_before_country_codes_is_read_as_codes(document):
+    """Issue 25.10: a file exported when countries were free text names them as typed; each
+    is read as its code, and the copy exports codes."""
+    players = document["players"]
+    players[0]["country"], players[1]["country"] = "Schweiz", "Italia"
+    created = tournament_import(document=document, user=SYSTEM)
+    assert Player.objects.get(name=players[0]["name"]).country == "CH"
+    assert Player.objects.get(name=players[1]["name"]).country == "IT"
+    exported = {p["name"]: p["country"] for p in tournament_export(tournament=created)["players"]}
+    assert (exported[players[0]["name"]], exported[players[1]["name"]]) == ("CH", "IT")
+
+
+def test_a_file_s_country_that_is_none_is_refused_naming_where(document):
+    document["players"][1]["country"] = "Atlantis"
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        tournament_import(document=document, user=SYSTEM)
+    assert (
+        "players[2].country should be a country's two-letter code (IT, CH) or its name"
+        in (refused.value.messages[0])
+    )
+    assert counts() == before
+
+
 # --- the file's history is its claim, its directors the importer's choice (issue 23.4) -------
 
 

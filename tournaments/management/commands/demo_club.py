@@ -33,20 +33,20 @@ from tournaments.services import (
 from tournaments.venue import tournament_tables_set
 
 PLAYERS = [
-    ("Giulia Romano", "Circolo Backgammon Milano", "Italia"),
-    ("Marco Bianchi", "Circolo Backgammon Milano", "Italia"),
-    ("Francesca Greco", "Circolo Backgammon Milano", "Italia"),
-    ("Luca Esposito", "Backgammon Club Roma", "Italia"),
-    ("Sofia Ricci", "Backgammon Club Roma", "Italia"),
-    ("Anna Keller", "BG Zürich", "Schweiz"),
-    ("Tom Walsh", "Dublin Backgammon Club", "Ireland"),
-    ("Elena Conti", "Circolo Backgammon Milano", "Italia"),
+    ("Giulia Romano", "Circolo Backgammon Milano", "IT"),
+    ("Marco Bianchi", "Circolo Backgammon Milano", "IT"),
+    ("Francesca Greco", "Circolo Backgammon Milano", "IT"),
+    ("Luca Esposito", "Backgammon Club Roma", "IT"),
+    ("Sofia Ricci", "Backgammon Club Roma", "IT"),
+    ("Anna Keller", "BG Zürich", "CH"),
+    ("Tom Walsh", "Dublin Backgammon Club", "IE"),
+    ("Elena Conti", "Circolo Backgammon Milano", "IT"),
 ]
 GUESTS = [
-    ("Paolo Ferrari", "Backgammon Club Torino", "Italia"),
-    ("Chiara Moretti", "Backgammon Club Torino", "Italia"),
-    ("Davide Galli", "Circolo Backgammon Bologna", "Italia"),
-    ("Martina Lombardi", "Circolo Backgammon Bologna", "Italia"),
+    ("Paolo Ferrari", "Backgammon Club Torino", "IT"),
+    ("Chiara Moretti", "Backgammon Club Torino", "IT"),
+    ("Davide Galli", "Circolo Backgammon Bologna", "IT"),
+    ("Martina Lombardi", "Circolo Backgammon Bologna", "IT"),
 ]
 TOURNAMENT = "Torneo d'Autunno"
 DRAW_SEED = 20261122
