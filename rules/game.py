@@ -502,7 +502,9 @@ class Game:
 
         With ``accept_illegal`` (for replaying a log), a play that breaks the
         rules is applied as written and logged as illegal: it stood once the
-        opponent rolled (WBF 14). Returns the legal play made, None for an illegal one.
+        opponent rolled (WBF 14), the log saying why. Returns the legal play made, None
+        for an illegal one, and None for no play ("dance", "-") written for a roll that has
+        none, read as the roll itself would be: the turn is lost (WBF 17).
         """
         if self.phase is not _MOVE:
             self._require(Phase.MOVE, _NOT_NOW_PLAY)
@@ -522,8 +524,11 @@ class Game:
                 if not accept_illegal:
                     raise
                 chosen, illegal = None, error
-        # Here a play is chosen, or (replaying a log) written out as played; a roll with no
-        # legal play reaches this point only for a log that wrote a play anyway.
+            if chosen is None and illegal is None:  # no play written, and none possible
+                self._pass_turn(self.dice)
+                return None
+        # Here a play is chosen, or (replaying a log) written out as played, illegal; a roll
+        # with no legal play reaches this point only for a log that wrote a play anyway.
         written: Play | str  # a legal play is logged as itself: its notation when asked for
         if chosen is not None:
             after, written = chosen.result, chosen

@@ -803,6 +803,10 @@ class _GameReplay:
             self.problem(entry, ProblemKind.ILLEGAL_PLAY, unplaceable)
             self.lose_board(entry)
             return
+        if chosen is None and game.log[-1].act is Act.NO_PLAY:
+            # no play written ("dance", "-") for a roll that has none: the turn is lost (WBF 17)
+            self.cells.append(Cell(player, roll_cell(dice, ())))
+            return
         if chosen is None:
             reason = game.log[-1].illegal_reason
             assert reason is not None  # the engine logs why a play it accepted was illegal
@@ -814,12 +818,13 @@ class _GameReplay:
                 and after.player != player
                 and after.kind in (EntryKind.ROLL, EntryKind.DOUBLE)
             )
-            if written.strip():
+            if parse_moves(written):  # read before: the play was placed on the board
                 illegal = Message(
                     "log-illegal-play" if stands else "log-illegal-play-last",
                     {"name": name, "play": repr(written), "roll": _roll(dice), "reason": why},
                 )
-            else:  # its own sentence: "plays nothing" is not "plays" and a play in every language
+            else:  # nothing, or "dance" where a play was due; "plays nothing" is its own
+                # sentence: not "plays" and a play in every language
                 illegal = Message(
                     "log-nothing-played" if stands else "log-nothing-played-last",
                     {"name": name, "roll": _roll(dice), "reason": why},

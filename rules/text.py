@@ -78,8 +78,12 @@ def one_line_problem(text: str, *, joins_lines: bool = False) -> str | None:
     return None
 
 
-def _marks_dropped(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+def _folded_once(text: str) -> str:
+    """Case folded, then decomposed with the accents (the combining marks) dropped,
+    spaces one. Case first: folding a case can give a mark its letter back (the Greek
+    iota subscript U+0345, a mark, folds to the letter iota)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
 def folded(text: str) -> str:
@@ -87,7 +91,17 @@ def folded(text: str) -> str:
     -> "eric lefevre"), so names sort as an Italian or English reader looks them up.
 
     The compatibility decomposition also reads ligatures and full-width letters as their
-    letters ("ﬁ" -> "fi"). Folding twice is folding once (the key of a key is the key).
+    letters ("ﬁ" -> "fi"). One pass may not be the end: a decomposition can give capitals
+    ("℡" -> "TEL", a bold "𝐀" -> "A"), so the key is folded again until nothing changes
+    (two passes at most for each character of Unicode 14; the second pass of an
+    ordinary name changes nothing). Hence folding twice is folding once (the key of a
+    key is the key), and case does not count: the first pass folds the case of ``text``
+    and of ``text.casefold()`` to the same text (case folding twice is folding once).
+
+    >>> folded("\\u0345"), folded("\\u2121 Anna")
+    ('ι', 'tel anna')
     """
-    key = _marks_dropped(_marks_dropped(text).casefold())
-    return " ".join(key.split())
+    key = _folded_once(text)
+    while (again := _folded_once(key)) != key:
+        key = again
+    return key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rules.text import folded
@@ -15,11 +15,15 @@ NAMES = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
 @given(NAMES)
+@example("\u0345")
+@example("\U0001d400")  # MATHEMATICAL BOLD CAPITAL A: decomposes to a capital, folded again
 def test_folding_twice_is_folding_once(text):
     assert folded(folded(text)) == folded(text)
 
 
 @given(NAMES)
+@example("\u0345")  # the iota subscript, a mark, whose case folds to the letter iota
+@example("\u1f80")  # alpha with psili and the iota subscript: its case folds to "ἀι"
 def test_case_does_not_count(text):
     assert folded(text.casefold()) == folded(text)
 

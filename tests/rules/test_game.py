@@ -9,6 +9,7 @@ from rules.dice import EnteredDice, SeededDice
 from rules.game import Act, Game, Phase
 from rules.match import GameContext, GameResult, MatchRules, MoneyRules, Outcome
 from rules.matchid import Resignation
+from rules.position import Position
 from tests.rules.helpers import board
 
 
@@ -287,6 +288,41 @@ def test_a_dance_is_logged_and_the_turn_passes():
     game.roll()
     assert game.log[-1].act is Act.NO_PLAY and "WBF 17" in str(game.log[-1].note)
     assert game.turn == 1 and game.phase is Phase.ROLL
+
+
+# The player on roll has a checker on the bar; the opponent holds the points a 6 and a 3
+# would enter on (a 6-3 danced in the corpus's td-gammon_002-gnubg-BGBlitz_7-pt_15_gnubg.mat)
+BLOCKED_6_3 = Position.from_id("23SCAQo3NgsDQA")
+
+
+@pytest.mark.parametrize("written", ["", ".", "-", "cannot move", "Dance"])
+def test_no_play_written_for_a_roll_without_one_loses_the_turn_wbf_17(written):
+    game = match_game(rolls=[(3, 1), (6, 3)])
+    game.roll_opening()
+    game.position = BLOCKED_6_3
+    game.phase = Phase.ROLL
+    game.roll(pass_if_no_play=False)  # a replay waits for what the log wrote
+    mover = game.turn
+    assert game.legal_plays == () and game.phase is Phase.MOVE
+    assert game.play(written, accept_illegal=True) is None
+    entry = game.log[-1]  # not an illegal play: a dance, as if the roll had passed by itself
+    assert entry.act is Act.NO_PLAY and "WBF 17" in str(entry.note)
+    assert entry.illegal is None and entry.illegal_reason is None
+    assert game.turn == 1 - mover and game.phase is Phase.ROLL
+    assert game.position == BLOCKED_6_3.swap()
+
+
+def test_no_play_written_where_the_roll_can_be_played_is_illegal_wbf_17():
+    game = match_game(rolls=[(3, 1), (6, 3)])
+    game.roll_opening()
+    game.phase = Phase.ROLL
+    game.roll(pass_if_no_play=False)
+    with pytest.raises(IllegalPlayError, match="WBF 17"):
+        game.play(".")
+    assert game.play(".", accept_illegal=True) is None
+    entry = game.log[-1]
+    assert entry.act is Act.PLAY and entry.illegal_reason is not None
+    assert entry.illegal == "WBF 17: the roll 6-3 can be played, so it must be"
 
 
 def test_replay_from_the_log_gives_the_same_game():

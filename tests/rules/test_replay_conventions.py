@@ -21,7 +21,7 @@ from rules.movegen import legal_plays
 from rules.position import Variation
 from rules.replay import ProblemKind, replay_match, written_games
 from tests.rules.helpers import StrictTranslator, random_match
-from tests.rules.test_replay import ANNA_WINS_2, line_of, mat, row, wins
+from tests.rules.test_replay import ANNA_WINS_2, CORPUS, line_of, mat, row, wins
 
 NAMES = ("Anna", "Bruno")
 
@@ -113,15 +113,36 @@ def test_a_forced_move_written_as_the_roll_alone_was_played(where):
     ]
 
 
-def test_an_empty_play_where_a_choice_was_due_is_an_illegal_play_that_says_nothing_was_played():
+@pytest.mark.parametrize("nothing", ["", " .", " -", " cannot move"])
+def test_an_empty_play_where_a_choice_was_due_is_an_illegal_play_that_says_nothing_was_played(
+    nothing,
+):
     # WBF 17: Anna's 3-1 can be played many ways, and Bruno rolls after it: it stands
-    text = mat(((0, 0), [row(1, "", "41: 13/9 24/23"), row(2, "31:", "52: 13/8 13/11")]))
+    anna = f"31:{nothing}"
+    text = mat(((0, 0), [row(1, "", "41: 13/9 24/23"), row(2, anna, "52: 13/8 13/11")]))
     replay = replayed(text)
     problem = replay.problems[0]
-    assert (problem.line, problem.kind) == (line_of(text, "31:"), ProblemKind.ILLEGAL_PLAY)
+    assert (problem.line, problem.kind) == (line_of(text, anna), ProblemKind.ILLEGAL_PLAY)
     assert problem.message.startswith("Anna plays nothing with 3-1: WBF 17")
     assert "It stands: once the opponent rolls" in problem.message
-    assert "''" not in problem.message
+    assert "''" not in problem.message and "'.'" not in problem.message
+
+
+DANCED = "td-gammon_002-gnubg-BGBlitz_7-pt_15_gnubg.mat"
+DANCE_ROW = b" 12) 43: 25/21 25/22*            63:     "  # a 6-3 from the bar, both points held
+
+
+@pytest.mark.parametrize("nothing", [".", "-", "cannot move", "Dance"])
+def test_a_dance_written_as_no_play_is_the_dance_it_is_wbf_17(nothing):
+    # a false "illegal play" accuses the player: a roll with no legal play, written as
+    # no play, loses the turn as the roll written alone does
+    original = (CORPUS / DANCED).read_bytes()
+    assert original.count(DANCE_ROW) == 1
+    text = original.replace(DANCE_ROW, DANCE_ROW[:-4] + nothing.encode())
+    replay, before = replayed(text), replayed(original)
+    assert replay.problems == before.problems == ()
+    assert plays(replay.games) == plays(before.games)
+    assert results(replay.games) == results(before.games)
 
 
 # --- a roll, then a resignation; a log cut off ---------------------------------------------
