@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 # two stamps: what the site needs to run (make run), and the test tools on top (make test)
 SITE_STAMP := $(VENV)/.installed-site
 TEST_STAMP := $(VENV)/.installed-test
-# pytest-xdist workers for the suite: one a core (README, Tests, has the timings)
+# pytest-xdist workers for the suite: one a core (docs/testing.md has the timings)
 JOBS ?= auto
 
 .PHONY: test lint lock bench run venue clean
@@ -69,7 +69,7 @@ run: $(SITE_STAMP)
 	$(BIN)/python manage.py demo_club
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# the evening at the club: served to the players' phones on this network (README, The site);
+# the evening at the club: served to the players' phones on this network (docs/deployment.md, A laptop);
 # prints the address they open, which the QR codes carry. PORT=8001 to choose the port.
 PORT ?= 8000
 venue: $(SITE_STAMP)

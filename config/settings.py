@@ -10,7 +10,7 @@ CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a serv
 DICE_SEED      unset (default): the board's dice are secure random; set, they repeat (demos)
 TIME_ZONE      default "Europe/Rome"
 
-Match files and kept replays (README, Running on a server)
+Match files and kept replays (docs/deployment.md, Running on a server)
 MATCH_FILE_MAX_KB  the largest match file (.mat) the import and dispute pages take, in kB
                (default 1000, 1 MB: a 25-point match with every move is about 30 kB)
 REDIS_URL      the cache every worker shares (replays, rate counts, live pages' content),
@@ -18,7 +18,7 @@ REDIS_URL      the cache every worker shares (replays, rate counts, live pages' 
                process, a laptop). When it does not answer the site goes on without it
                (club.cache: rate limits fail open, nothing is kept) and logs one warning
 
-Logging and mail (README, Running on a server)
+Logging and mail (docs/deployment.md, Running on a server)
 LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
 ADMINS         who is mailed each server error: "Ann <ann@example.org>,bob@example.org"
 ADMIN_MAILS_PER_HOUR  at most this many error mails an hour from each worker process
@@ -38,7 +38,7 @@ SITE_URL       the address phones open (http://192.168.1.20:8000 at a venue, the
                `manage.py venue` (make venue) sets it to this machine's LAN address
 INVITATION_DAYS  how long a player's invitation link works, in days (default 14)
 
-The JSON API (README, API)
+The JSON API (docs/api.md)
 API_RATE_ANONYMOUS  how often one address may call /api/v1/ without signing in (default 60/min;
                a number, "/", and sec, min, hour or day)
 API_RATE_SIGNED_IN  how often one signed-in account may (default 600/min)
@@ -52,7 +52,7 @@ SIGN_UP_RATE   how many accounts one address may make asking to enter an event (
 LOGIN_COOLOFF_MINUTES  after 5 wrong passwords for one username from one address, sign-in
                is refused for this long (default 15); each further try starts it again
 
-HTTPS (all off by default; README, Running on a server, has the values for a server)
+HTTPS (all off by default; docs/deployment.md, Running on a server, has the values for a server)
 SECURE_SSL_REDIRECT    "1": plain http:// requests are redirected to https://
 SECURE_PROXY_SSL_HEADER  the header a TLS proxy in front sets, e.g. X-Forwarded-Proto
 SECURE_HSTS_SECONDS    how long browsers must use https:// only (31536000: a year)
@@ -260,7 +260,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-# --- Rate limits, counted in the cache above: the JSON API's (README, API), the sign-up's ------
+# --- Rate limits, counted in the cache above: the JSON API's (docs/api.md), the sign-up's ------
 def env_rate(name: str, default: str) -> str:
     value = env(name, default).lower()
     count, _slash, period = value.partition("/")
@@ -322,7 +322,7 @@ else:  # a laptop: mails are printed on the console that runs the site
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 if env("EMAIL_BACKEND"):
     EMAIL_BACKEND = env("EMAIL_BACKEND")
-# the address phones open (README, The site: at the venue): players' emails (a result to
+# the address phones open (docs/deployment.md, A laptop: at the venue): players' emails (a result to
 # confirm, a dispute decided, a table ready), the invitation cards' and the check-in poster's QR
 # codes. Unset: emails link to http://127.0.0.1:8000 and QR codes to the address the page was
 # asked at. Its host is allowed (ALLOWED_HOSTS, above), so the address phones open answers.
@@ -357,7 +357,7 @@ AXES_RESET_ON_SUCCESS = True  # the right password forgets earlier slips
 AXES_SENSITIVE_PARAMETERS = []  # the log names the username and address held back (no password)
 AXES_LOCKOUT_CALLABLE = "config.views.locked_out"  # the page in plain words
 
-# --- HTTPS and security headers (README: Running on a server, Security) ------------------------
+# --- HTTPS and security headers (docs/deployment.md: Running on a server, Security) ----------
 SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
 if env("SECURE_PROXY_SSL_HEADER"):  # e.g. X-Forwarded-Proto: https, set by the TLS proxy
     SECURE_PROXY_SSL_HEADER = (

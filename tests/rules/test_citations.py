@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMBERS = ROOT / "tests" / "data" / "rule_numbers.txt"
-# where the site cites rules: code, templates, scripts, translations and the front door
+# where the site cites rules: code, templates, scripts, translations, the README and the docs
 SOURCES = [
     *sorted(
         path
@@ -26,6 +26,7 @@ SOURCES = [
     ),
     ROOT / "locale" / "it" / "LC_MESSAGES" / "django.po",
     ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
 ]
 NUMBER = r"\d+(?:\.\d+)?"
 # "WBF 17", "WBF 12–21", "WBF 23, 25", "Galore 2.3-2.5 and 5.2-5.3", "Galore 5.3 fig. 10"

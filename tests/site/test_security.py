@@ -1,5 +1,5 @@
 """HTTPS and security headers: what `check --deploy` asks of a server, from the environment the
-README documents, and the Content-Security-Policy on every page."""
+deployment guide (docs/deployment.md) documents, and the Content-Security-Policy on every page."""
 
 import re
 import secrets
@@ -10,7 +10,7 @@ from django.urls import reverse
 from tests.conftest import ROOT
 from tests.site.test_settings import python, run
 
-# README, "Running on a server": the environment of a site behind a TLS proxy
+# docs/deployment.md, "Running on a server": the environment of a site behind a TLS proxy
 SERVER = {
     "DEBUG": "0",
     "SECRET_KEY": secrets.token_urlsafe(50),
@@ -30,7 +30,8 @@ def test_check_deploy_is_clean_with_the_documented_server_settings():
     done = python(*CHECK_DEPLOY, **SERVER)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "System check identified no issues (0 silenced)."
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Running on a server")[1]
+    section = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    section = section.split("## Running on a server")[1]
     section = section.split("\n## ")[0]
     assert all(f"`{name}`" in section for name in SERVER)  # each one is documented
 

@@ -1,5 +1,5 @@
-"""What an operator sets in the environment, and what the site then does (README: Running on a
-server). Settings are read once, at start-up, so each case starts Python afresh."""
+"""What an operator sets in the environment, and what the site then does (docs/deployment.md:
+Running on a server). Settings are read once, at start-up, so each case starts Python afresh."""
 
 import json
 import os
