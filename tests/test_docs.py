@@ -160,7 +160,7 @@ def test_a_stale_reference_is_found_and_named(tmp_path):
     stale.write_text(
         "Run `make deploy`, `python manage.py no_such_command`, read `rules/gone.py` and\n"
         "`tests/rules/test_turn.py::test_no_such_test`, `test_no_such_file.py` and\n"
-        "[the guide](missing.md), `python3 -m rules.gone`.\n",
+        "[the guide](missing.md), [a section](#nowhere), `python3 -m rules.gone`.\n",
         encoding="utf-8",
     )
     missing = missing_in(stale)
@@ -171,4 +171,5 @@ def test_a_stale_reference_is_found_and_named(tmp_path):
     assert any("`test_no_such_file.py`" in line for line in missing)
     assert any("missing.md" in line for line in missing)
     assert any("rules.gone" in line for line in missing)
-    assert len(missing) == 7
+    assert any("#nowhere" in line and "no such heading" in line for line in missing)
+    assert len(missing) == 8
