@@ -48,28 +48,61 @@ def tournament_create(
     return tournament
 
 
+def _tournament_set(
+    tournament: Tournament,
+    user: Any,
+    code: str,
+    values: dict[str, Any],
+    *,
+    params: dict[str, Any],
+    changes: bool = True,
+) -> Tournament:
+    """Set some of a tournament's fields under its row lock. When one of them changes, the
+    change is audited under ``code`` with ``params`` (and, with ``changes``, the fields as they
+    were and as they are); set to what they are, nothing is written. The caller has checked
+    the user's right and the values."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before = {name: getattr(locked, name) for name in values}
+        if before != values:
+            for name, value in values.items():
+                setattr(locked, name, value)
+            locked.save(update_fields=list(values))
+            tournament_audit_record(
+                locked,
+                user,
+                code,
+                params=params,
+                before=before if changes else None,
+                after=dict(values) if changes else None,
+            )
+    return locked
+
+
 def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Any) -> Tournament:
     """Let the players of every match of the tournament enter dice rolled at the table."""
     require(can_direct(user, tournament))
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if locked.physical_dice != allowed:
-            locked.physical_dice = allowed
-            locked.save(update_fields=["physical_dice"])
-            tournament_audit_record(locked, user, "dice.allowed", params={"allowed": allowed})
-    return locked
+    return _tournament_set(
+        tournament,
+        user,
+        "dice.allowed",
+        {"physical_dice": allowed},
+        params={"allowed": allowed},
+        changes=False,
+    )
 
 
 def tournament_open_entry_set(*, tournament: Tournament, allowed: bool, user: Any) -> Tournament:
     """Let players signed in ask to enter the tournament's events (a director approves)."""
     require(can_direct(user, tournament))
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if locked.open_entry != allowed:
-            locked.open_entry = allowed
-            locked.save(update_fields=["open_entry"])
-            tournament_audit_record(locked, user, "open_entry.set", params={"allowed": allowed})
-    return locked
+    return _tournament_set(
+        tournament,
+        user,
+        "open_entry.set",
+        {"open_entry": allowed},
+        params={"allowed": allowed},
+        changes=False,
+    )
 
 
 def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: Any) -> Tournament:
@@ -77,21 +110,13 @@ def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: A
     require(can_direct(user, tournament))
     if count_as not in Tournament.LateRounds.values:
         raise ValidationError(_("Choose losses or byes for the rounds missed."))
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if locked.late_rounds != count_as:
-            before = locked.late_rounds
-            locked.late_rounds = count_as
-            locked.save(update_fields=["late_rounds"])
-            tournament_audit_record(
-                locked,
-                user,
-                "late_rounds.set",
-                params={"count_as": count_as},
-                before={"late_rounds": before},
-                after={"late_rounds": count_as},
-            )
-    return locked
+    return _tournament_set(
+        tournament,
+        user,
+        "late_rounds.set",
+        {"late_rounds": count_as},
+        params={"count_as": count_as},
+    )
 
 
 def tournament_reports_set(
@@ -109,23 +134,12 @@ def tournament_reports_set(
         raise ValidationError(
             _("A report waits from 1 minute to a day (1440 minutes) for the opponent.")
         )
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        fields = ("results_by", "report_detail", "confirm_minutes")
-        before = {name: getattr(locked, name) for name in fields}
-        after = {
-            "results_by": results_by,
-            "report_detail": report_detail,
-            "confirm_minutes": confirm_minutes,
-        }
-        if before != after:
-            for name, value in after.items():
-                setattr(locked, name, value)
-            locked.save(update_fields=list(fields))
-            tournament_audit_record(
-                locked, user, "reports.set", params=after, before=before, after=after
-            )
-    return locked
+    after = {
+        "results_by": results_by,
+        "report_detail": report_detail,
+        "confirm_minutes": confirm_minutes,
+    }
+    return _tournament_set(tournament, user, "reports.set", after, params=after)
 
 
 def _tournament_facts(tournament: Tournament) -> dict[str, Any]:
