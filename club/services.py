@@ -393,7 +393,7 @@ def player_sign_up(
 ) -> tuple[Player, Any]:
     """A visitor makes an account and registers as a player in one step, audited as done by
     the new account. The caller decides why a visitor may (a tournament that lets players
-    ask to enter: :func:`tournaments.services.entry_request_sign_up`); someone signed in
+    ask to enter: :func:`tournaments.services.requests.entry_request_sign_up`); someone signed in
     already has an account and is refused."""
     require(user is SYSTEM or not getattr(user, "is_authenticated", False))
     name, club, email, phone = one_line(name), one_line(club), one_line(email), one_line(phone)

@@ -52,9 +52,9 @@ def main() -> None:
 
     from matches.play import board_state
 
+    from club.services import player_create
     from matches.models import BoardGame
     from matches.services import match_create
-    from tournaments.services import player_create
 
     director = User.objects.create_superuser("bench", password="bench-password-1")
     client = Client()

@@ -49,15 +49,11 @@ def main() -> None:
 
     import datetime
 
+    from club.services import player_create
     from matches.models import Match
     from matches.services import match_record_final_score
     from tournaments.models import Entry, Event
-    from tournaments.services import (
-        event_create,
-        event_draw,
-        player_create,
-        tournament_create,
-    )
+    from tournaments.services import event_create, event_draw, tournament_create
 
     tournament = tournament_create(name="Benchmark", date=datetime.date(2026, 12, 13), user=SYSTEM)
     client = Client()

@@ -4,7 +4,7 @@ Who goes through (the Swiss's standings in order, withdrawn players passed over)
 knockout's seeds (the order they go through in) and its match lengths. Players level at the
 cut line on every tie-break (wins, Buchholz, median Buchholz) are named, with the rule that
 decides between them: the Swiss's draw order, the last tie-break of its standings, unless the
-director chooses who goes through. :func:`tournaments.services.event_cut` makes what the
+director chooses who goes through. :func:`tournaments.services.swiss.event_cut` makes what the
 preview shows; its ``version`` names the standings it was read from, so a cut asked from a
 preview that a corrected result or a withdrawal has made stale is refused, not made.
 """

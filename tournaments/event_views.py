@@ -60,22 +60,20 @@ from .selectors import (
     tournament_overview,
     tournament_playing_directors,
 )
-from .services import (
+from .services.draws import event_draw, event_draw_undo, event_redraw
+from .services.entries import (
     entry_check_in,
     entry_check_in_undo,
-    entry_late_add,
     entry_register,
     entry_reinstate,
     entry_substitute,
     entry_withdraw,
     event_check_in_all,
-    event_create,
-    event_cut,
-    event_draw,
-    event_draw_undo,
-    event_pair_next_round,
-    event_redraw,
-    event_update,
+)
+from .services.events import event_create, event_update
+from .services.late import entry_late_add
+from .services.swiss import event_cut, event_pair_next_round
+from .services.tournaments import (
     tournament_create,
     tournament_dice_allow,
     tournament_late_rounds_set,

@@ -19,7 +19,8 @@ from matches.services import length_checked
 
 from .cut import CutPreview
 from .models import Entry, Event, Tournament
-from .services import KEEP, parse_lengths
+from .services import KEEP
+from .services.events import parse_lengths
 
 
 class TournamentForm(forms.Form):
@@ -213,7 +214,7 @@ class TableMoveForm(forms.Form):
 
 
 class LateEntryForm(forms.Form):
-    """A player who arrives after the draw (see services.entry_late_add)."""
+    """A player who arrives after the draw (see services.late.entry_late_add)."""
 
     player = PlayerChoiceField(Player.objects.none(), label=_("Player arriving late"))
     replaces = forms.ModelChoiceField(

@@ -47,13 +47,9 @@ from matches.notify import site_link
 from .forms import OpenEntryForm
 from .models import Entry, EntryRequest, Event, Tournament
 from .selectors import player_home
-from .services import (
-    entry_check_in,
-    entry_request_create,
-    entry_request_decide,
-    entry_request_sign_up,
-    tournament_open_entry_set,
-)
+from .services.entries import entry_check_in
+from .services.requests import entry_request_create, entry_request_decide, entry_request_sign_up
+from .services.tournaments import tournament_open_entry_set
 
 # a new account signs in at once; axes' backend only answers sign-in forms
 BACKEND = "django.contrib.auth.backends.ModelBackend"

@@ -16,6 +16,10 @@ from tournaments.services import (
     event_create,
     event_draw,
     event_update,
+    tournament_dice_allow,
+    tournament_late_rounds_set,
+    tournament_open_entry_set,
+    tournament_reports_set,
     tournament_update,
 )
 
@@ -156,6 +160,69 @@ def test_the_service_keeps_one_director_and_a_name(tournament, director):
         tournament_update(tournament=tournament, name="  ", user=director)
     kept = tournament_update(tournament=tournament, venue=" Torino ", user=SYSTEM)
     assert (kept.name, kept.venue) == ("Torneo di Natale", "Torino")
+
+
+REPORTS = {"results_by": "players", "report_detail": "games", "confirm_minutes": 30}
+ALLOWED = {"allowed": True}
+
+
+@pytest.mark.parametrize(
+    "setting, given, stored, code, params, before, after",
+    [
+        (
+            tournament_dice_allow,
+            ALLOWED,
+            {"physical_dice": True},
+            "dice.allowed",
+            ALLOWED,
+            None,
+            None,
+        ),
+        (
+            tournament_open_entry_set,
+            ALLOWED,
+            {"open_entry": True},
+            "open_entry.set",
+            ALLOWED,
+            None,
+            None,
+        ),
+        (
+            tournament_late_rounds_set,
+            {"count_as": "bye"},
+            {"late_rounds": "bye"},
+            "late_rounds.set",
+            {"count_as": "bye"},
+            {"late_rounds": "loss"},
+            {"late_rounds": "bye"},
+        ),
+        (
+            tournament_reports_set,
+            REPORTS,
+            REPORTS,
+            "reports.set",
+            REPORTS,
+            {"results_by": "directors", "report_detail": "either", "confirm_minutes": 15},
+            REPORTS,
+        ),
+    ],
+)
+def test_a_tournament_setting_is_audited_once_and_again_records_nothing(
+    tournament, director, setting, given, stored, code, params, before, after
+):
+    """The four settings of a tournament share one writer: each change is one audit entry
+    with its own code and words, and setting what is already set writes nothing."""
+    changed = setting(tournament=tournament, user=director, **given)
+    fresh = Tournament.objects.get(pk=tournament.pk)
+    assert (
+        {name: getattr(fresh, name) for name in stored}
+        == stored
+        == {name: getattr(changed, name) for name in stored}
+    )
+    entries = list(audit_for_tournament(tournament_id=tournament.pk).filter(code=code))
+    assert [(e.params, e.before, e.after) for e in entries] == [(params, before, after)]
+    setting(tournament=tournament, user=director, **given)
+    assert audit_for_tournament(tournament_id=tournament.pk).filter(code=code).count() == 1
 
 
 # --- the event ------------------------------------------------------------------------------

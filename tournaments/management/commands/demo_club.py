@@ -22,14 +22,10 @@ from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
 from matches.services import game_record, match_create, match_record_final_score
 from tournaments.models import Event, Tournament
-from tournaments.services import (
-    entry_check_in,
-    entry_register,
-    event_create,
-    event_draw,
-    tournament_create,
-    tournament_reports_set,
-)
+from tournaments.services.draws import event_draw
+from tournaments.services.entries import entry_check_in, entry_register
+from tournaments.services.events import event_create
+from tournaments.services.tournaments import tournament_create, tournament_reports_set
 from tournaments.venue import tournament_tables_set
 
 PLAYERS = [
