@@ -21,8 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from club.policy import SYSTEM
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -50,9 +48,9 @@ def main() -> None:
     settings.ALLOWED_HOSTS = ["testserver"]
     call_command("migrate", verbosity=0)
 
-    from matches.play import board_state
-
+    from club.policy import SYSTEM
     from club.services import player_create
+    from matches.board.service import board_state
     from matches.models import BoardGame
     from matches.services import match_create
 

@@ -19,8 +19,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from club.policy import SYSTEM
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -49,6 +47,7 @@ def main() -> None:
 
     import datetime
 
+    from club.policy import SYSTEM
     from club.services import player_create
     from matches.models import Match
     from matches.services import match_record_final_score
@@ -70,7 +69,7 @@ def main() -> None:
             Entry(event=event, player=p, status=Entry.Status.CHECKED_IN) for p in players
         )
         event_draw(event=event, seed=size, user=SYSTEM)
-        for match in Match.objects.filter(event=event, round=1):
+        for match in Match.objects.filter(place__event=event, place__round=1):
             match_record_final_score(match=match, score_a=5, score_b=2, user=SYSTEM)
         for name in ("event", "bracket"):
             url = reverse(name, args=[event.pk])
@@ -87,7 +86,7 @@ def main() -> None:
                     {
                         "benchmark": f"{name} page",
                         "players": size,
-                        "matches": Match.objects.filter(event=event).count(),
+                        "matches": Match.objects.filter(place__event=event).count(),
                         "seconds": round(best, 3),
                         "queries": len(queries),
                     }
