@@ -39,25 +39,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 
-
-class _System:
-    """The site itself acting: a management command, a data import, a test's set-up.
-
-    Services take ``user=SYSTEM`` where no person acts; a view always passes the
-    request's user, so a visitor can never be taken for the site.
-    """
-
-    is_authenticated = False
-    is_active = True
-    is_staff = False
-    is_superuser = False
-    pk = None
-
-    def __repr__(self) -> str:
-        return "SYSTEM"
-
-
-SYSTEM: Any = _System()
+from .actors import SYSTEM as SYSTEM  # the site acting; services import it with the policy
 
 
 @dataclass(frozen=True)
