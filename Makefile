@@ -63,17 +63,21 @@ bench: $(SITE_STAMP)
 	$(BIN)/python scripts/bench_bracket.py
 	$(BIN)/python scripts/bench_board.py
 
+# DEBUG is off unless the environment turns it on (config/settings.py): make run turns it on for
+# itself, the laptop only (127.0.0.1) with the development secret key and Django's error pages
 run: $(SITE_STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo_club
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py demo_club
+	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # the evening at the club: served to the players' phones on this network (docs/deployment.md, A laptop);
-# prints the address they open, which the QR codes carry. PORT=8001 to choose the port.
+# prints the address they open, which the QR codes carry. PORT=8001 to choose the port. The set-up
+# runs as on the laptop (DEBUG=1, no secret key to make first); `manage.py venue` then serves the
+# network with DEBUG off and a secret key of its own (.venue-secret-key).
 PORT ?= 8000
 venue: $(SITE_STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py venue --port $(PORT)
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py venue --port $(PORT)
 
 clean:
 	rm -rf $(VENV) .venvs .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles

@@ -1,8 +1,9 @@
 """Settings, read from the environment so one code base serves a laptop and a server.
 
 DATABASE_URL   default: a SQLite file in the project folder (postgres://... on a server)
+DEBUG          off unless set to "1" (make run and make venue's set-up set it for themselves,
+               a director's laptop; a server leaves it unset or "0")
 SECRET_KEY     a development default that refuses to start with DEBUG off
-DEBUG          "1" (default, a director's laptop) or "0" (a server)
 ALLOWED_HOSTS  comma-separated, default "127.0.0.1,localhost"; SITE_URL's host is added
 CSRF_TRUSTED_ORIGINS  comma-separated origins (https://results.example.org), default none
 CONN_MAX_AGE   seconds a database connection is kept (default 0; 60 suits a server); when
@@ -100,13 +101,14 @@ def env_int(name: str, default: int, minimum: int = 0) -> int:
     return int(value)
 
 
-DEBUG = os.environ.get("DEBUG", "1").lower() in ("1", "true", "yes", "on")
+DEBUG = env_flag("DEBUG", False)  # off unless the environment turns it on (make run does)
 DEVELOPMENT_KEY = "crawford-development-key-not-for-servers"
 SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_KEY)
 if not DEBUG and SECRET_KEY == DEVELOPMENT_KEY:
     raise ImproperlyConfigured(
         "SECRET_KEY is the development default: set SECRET_KEY in the environment to run "
-        "with DEBUG off (e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        "with DEBUG off (e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(50))'), "
+        "or DEBUG=1 on a laptop, as make run does"
     )
 ALLOWED_HOSTS = [
     host.strip()
