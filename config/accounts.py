@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import ngettext
@@ -22,7 +23,7 @@ from django.utils.translation import ngettext
 from matches.notify import player_address, player_notifications
 
 
-def account_address(account: Any) -> str:
+def account_address(account: User) -> str:
     """Where an account's mail goes: its player's address, else the account's own."""
     player = getattr(account, "player", None)
     if player is not None:
@@ -30,7 +31,7 @@ def account_address(account: Any) -> str:
     return account.email or ""
 
 
-def account_language(account: Any) -> str:
+def account_language(account: User) -> str:
     """The language the player chose for their emails; none chosen: the page's."""
     player = getattr(account, "player", None)
     chosen = player_notifications(player=player).language if player is not None else ""
@@ -52,7 +53,7 @@ def link_validity(seconds: int) -> str:
 class ResetByAddressForm(PasswordResetForm):
     """Django's reset form, finding the account by the address its mail goes to."""
 
-    def get_users(self, email: str) -> Iterator[Any]:
+    def get_users(self, email: str) -> Iterator[User]:
         """Active accounts with a password whose address (:func:`account_address`) is
         ``email``, compared as Django does; an address no longer anyone's finds nobody."""
         model = get_user_model()

@@ -16,6 +16,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.utils.log import AdminEmailHandler
@@ -34,7 +35,7 @@ class RefusalsInOneLine(logging.Filter):
 
     def __init__(self, level: str = "WARNING") -> None:
         super().__init__()
-        self.level = logging.getLevelName(level)
+        self.level = int(logging.getLevelName(level))  # the number of a name: "WARNING", 30
 
     def filter(self, record: logging.LogRecord) -> bool:
         if is_refusal(record):
@@ -52,7 +53,7 @@ class RateLimitedAdminEmailHandler(AdminEmailHandler):
     clock: Callable[[], float] = staticmethod(time.monotonic)
     PERIOD = 3600
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._lock = threading.Lock()
         self.reset()

@@ -9,6 +9,9 @@ still reads request.LANGUAGE_CODE, "en".
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.formats import iter_format_modules
 from django.utils.translation.trans_real import parse_accept_lang_header
@@ -26,10 +29,10 @@ def english_variant(accept_language: str) -> str | None:
 
 
 class EnglishFormatsMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if translation.get_language() == "en":
             variant = english_variant(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
             if variant is not None:

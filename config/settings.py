@@ -330,12 +330,13 @@ if env("EMAIL_BACKEND"):
 # asked at. Its host is allowed (ALLOWED_HOSTS, above), so the address phones open answers.
 SITE_URL = env("SITE_URL").rstrip("/")
 if SITE_URL:
-    if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).hostname:
+    _site_host = urlsplit(SITE_URL).hostname
+    if urlsplit(SITE_URL).scheme not in ("http", "https") or not _site_host:
         raise ImproperlyConfigured(
             f"SITE_URL must be an address such as http://192.168.1.20:8000, not {SITE_URL!r}"
         )
-    if urlsplit(SITE_URL).hostname not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
-        ALLOWED_HOSTS.append(urlsplit(SITE_URL).hostname)
+    if _site_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_site_host)
 INVITATION_DAYS = int(env("INVITATION_DAYS", "14"))  # how long a player's invitation link works
 DEFAULT_FROM_EMAIL = SERVER_EMAIL = env("DEFAULT_FROM_EMAIL", "crawford@localhost")
 EMAIL_SUBJECT_PREFIX = "[Crawford] "
@@ -356,7 +357,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # this username from this address
 AXES_RESET_ON_SUCCESS = True  # the right password forgets earlier slips
-AXES_SENSITIVE_PARAMETERS = []  # the log names the username and address held back (no password)
+# the log names the username and address held back (no password)
+AXES_SENSITIVE_PARAMETERS: list[str] = []
 AXES_LOCKOUT_CALLABLE = "config.views.locked_out"  # the page in plain words
 
 # --- HTTPS and security headers (docs/deployment.md: Running on a server, Security) ----------

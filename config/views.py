@@ -1,21 +1,27 @@
 """Site-wide pages: django-axes' refused sign-in, and a request too large or malformed."""
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.formats import number_format
 
 
-def locked_out(request, original_response=None, credentials=None):
+def locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
     """Too many wrong passwords for this username from this address: say so, and for how long."""
     minutes = settings.AXES_COOLOFF_TIME // datetime.timedelta(minutes=1)
     context = {"failures": settings.AXES_FAILURE_LIMIT, "minutes": minutes}
     return render(request, "registration/locked_out.html", context, status=429)
 
 
-def bad_request(request, exception=None):
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Django refused the request (handler400): one too large to read is answered 413 in words.
 
     A match file's own pages refuse a large upload on their form (matches.views); this
