@@ -10,14 +10,18 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from functools import cache, wraps
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
-from django.db.models import Prefetch, Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.db.models import Model, Prefetch, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils import translation
-from ninja import NinjaAPI, Query
+from ninja import NinjaAPI
 from ninja.errors import ValidationError as NinjaValidationError
+
+# The function `ninja.Query(...)` calls; ninja.Query itself is typed as an annotation (Query[int])
+from ninja.params.functions import Query
 from ninja.params.models import Query as QueryParam
 
 from club.models import Player
@@ -44,6 +48,10 @@ from .throttling import throttled
 VERSION = "1"
 PAGE_SIZE, MAX_PAGE_SIZE = 50, 100
 
+View: TypeAlias = Callable[..., HttpResponseBase]
+Data: TypeAlias = dict[str, Any]  # an answer's JSON, before ninja checks it against its schema
+M = TypeVar("M", bound=Model)
+
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, detail: str) -> None:
@@ -69,7 +77,7 @@ def schema_revision() -> str:
     return hashlib.sha256(json.dumps(schema, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def query_parameters(view: Any) -> tuple[str, ...] | None:
+def query_parameters(view: View) -> tuple[str, ...] | None:
     """The query parameters an operation takes, by the names clients send; None for a view
     that is not an operation (the docs, the schema), which takes any."""
     operation = getattr(view, "__self__", None)
@@ -97,7 +105,7 @@ def unknown_parameters(request: HttpRequest, known: tuple[str, ...]) -> JsonResp
     )
 
 
-def guarded(view: Any, *, static: bool = False) -> Any:
+def guarded(view: View, *, static: bool = False) -> View:
     """The rate limit (429 with Retry-After, in plain words), then the query's parameters (a
     422 for one the operation does not take), then the ETag: a 304 when the client already
     has this answer, else the view's answer with its ETag. The tag is taken before the view
@@ -106,7 +114,7 @@ def guarded(view: Any, *, static: bool = False) -> Any:
     known = query_parameters(view)
 
     @wraps(view)
-    def run(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+    def run(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         refusal = throttled(request)
         if refusal is not None:
             detail, wait = refusal
@@ -122,11 +130,11 @@ def guarded(view: Any, *, static: bool = False) -> Any:
         if unchanged is not None:
             unchanged["Cache-Control"] = "no-cache"
             return unchanged
-        response = view(request, *args, **kwargs)
-        if response.status_code == 200:
-            response["ETag"] = tag
-            response["Cache-Control"] = "no-cache"  # kept, but asked again (a 304 is cheap)
-        return response
+        answer = view(request, *args, **kwargs)
+        if answer.status_code == 200:
+            answer["ETag"] = tag
+            answer["Cache-Control"] = "no-cache"  # kept, but asked again (a 304 is cheap)
+        return answer
 
     return run
 
@@ -158,7 +166,7 @@ def _http404(request: HttpRequest, error: Http404) -> HttpResponse:
     return error_response(404, "not_found", "Nothing here: see /api/v1/docs for the addresses.")
 
 
-def _said(problem: dict) -> str:
+def _said(problem: dict[str, Any]) -> str:
     """pydantic's message; our own refusals (api.params) without its "Value error, "."""
     if problem.get("type") == "value_error" and "error" in problem.get("ctx", {}):
         return str(problem["ctx"]["error"])
@@ -180,8 +188,14 @@ def _invalid(request: HttpRequest, error: NinjaValidationError) -> HttpResponse:
 
 
 def paginate(
-    request: HttpRequest, queryset: QuerySet, page: int, page_size: int, out, *, prepare=None
-) -> dict:
+    request: HttpRequest,
+    queryset: QuerySet[M],
+    page: int,
+    page_size: int,
+    out: Callable[[M], Data] | None,
+    *,
+    prepare: Callable[[list[M]], Callable[[M], Data]] | None = None,
+) -> Data:
     """One page of ``queryset``, each item through ``out``; links to the pages beside it.
     ``prepare``: reads what the page's items need all at once, and gives each item's ``out``."""
     size = max(1, min(page_size, MAX_PAGE_SIZE))
@@ -192,6 +206,8 @@ def paginate(
         raise ApiError(404, "not_found", f"No page {page}: {pages} page{plural} of {size}.")
     items = list(queryset[(page - 1) * size : page * size])
     each = prepare(items) if prepare else out
+    if each is None:
+        raise TypeError("paginate() needs out or prepare")
 
     def link(number: int) -> str | None:
         if not 1 <= number <= pages:
@@ -232,7 +248,7 @@ def tournaments(
     q: Search = Query("", description="part of the name (any case)"),
     page: int = Page,
     page_size: int = Size,
-):
+) -> Data:
     """Tournaments, the newest first."""
     found = tournament_list()
     if date_from:
@@ -244,13 +260,13 @@ def tournaments(
     return paginate(request, found, page, page_size, None, prepare=_tournaments_out)
 
 
-def _tournaments_out(tournaments: list[Tournament]):
+def _tournaments_out(tournaments: list[Tournament]) -> Callable[[Tournament], Data]:
     statuses = tournament_statuses(tournaments=tournaments)
     return lambda t: serializers.tournament_out(t, statuses[t.pk])
 
 
 @api.get("/tournaments/{int:pk}", response=answers(schemas.TournamentDetail), tags=["tournaments"])
-def tournament(request: HttpRequest, pk: Id):
+def tournament(request: HttpRequest, pk: Id) -> Data:
     found = tournament_list().filter(pk=pk).first()
     if found is None:
         raise not_found("tournament", pk)
@@ -285,7 +301,7 @@ def _event_data(event: Event) -> tuple[list[Entry], list[Match]]:
 
 
 @api.get("/events/{int:pk}", response=answers(schemas.EventDetail), tags=["tournaments"])
-def event(request: HttpRequest, pk: Id):
+def event(request: HttpRequest, pk: Id) -> Data:
     """An event: its format, its rounds' lengths, its entries and where it stands."""
     found = _event(pk)
     entries, matches = _event_data(found)
@@ -350,7 +366,7 @@ def _rounds(event: Event, entries: list[Entry], matches: list[Match]) -> list[di
 
 
 @api.get("/events/{int:pk}/rounds", response=answers(list[schemas.RoundOut]), tags=["tournaments"])
-def rounds(request: HttpRequest, pk: Id):
+def rounds(request: HttpRequest, pk: Id) -> list[Data]:
     """The event's rounds paired so far, each with its matches (and a Swiss round's bye)."""
     found = _event(pk)
     return _rounds(found, *_event_data(found))
@@ -359,7 +375,7 @@ def rounds(request: HttpRequest, pk: Id):
 @api.get(
     "/events/{int:pk}/rounds/{int:number}", response=answers(schemas.RoundOut), tags=["tournaments"]
 )
-def round_(request: HttpRequest, pk: Id, number: Id):
+def round_(request: HttpRequest, pk: Id, number: Id) -> Data:
     found = _event(pk)
     entries, matches = _event_data(found)
     for paired in _rounds(found, entries, matches):
@@ -369,7 +385,7 @@ def round_(request: HttpRequest, pk: Id, number: Id):
 
 
 @api.get("/events/{int:pk}/standings", response=answers(schemas.StandingsOut), tags=["tournaments"])
-def standings(request: HttpRequest, pk: Id):
+def standings(request: HttpRequest, pk: Id) -> Data:
     """A Swiss's or round robin's table; a finished knockout's placings."""
     found = _event(pk)
     entries, matches = _event_data(found)
@@ -431,7 +447,7 @@ def matches(
     date_to: IsoDate | None = Query(None, description="played on or before this day"),
     page: int = Page,
     page_size: int = Size,
-):
+) -> Data:
     """Matches, the newest first (by date, then the latest made), with their scores."""
     found = match_queryset().order_by("-date", "-id")
     if tournament is not None:
@@ -452,7 +468,7 @@ def matches(
 
 
 @api.get("/matches/{int:pk}", response=answers(schemas.MatchDetail), tags=["matches"])
-def match(request: HttpRequest, pk: Id):
+def match(request: HttpRequest, pk: Id) -> Data:
     """A match with its score sheet game by game: the score after each game, the Crawford
     game and the post-Crawford games, all derived by the rules engine."""
     found = match_queryset().filter(pk=pk).first()
@@ -475,7 +491,7 @@ def players(
     ),
     page: int = Page,
     page_size: int = Size,
-):
+) -> Data:
     """Players by name, with their ratings."""
     found = Player.objects.order_by("sort_name", "name", "id")
     if q:
@@ -497,14 +513,14 @@ def _player(pk: int) -> Player:
 
 
 @api.get("/players/{int:pk}", response=answers(schemas.PlayerDetail), tags=["players"])
-def player(request: HttpRequest, pk: Id):
+def player(request: HttpRequest, pk: Id) -> Data:
     found = _player(pk)
     won, lost = player_record(player=found, matches=list(player_matches(player=found)))
     return {**serializers.player_out(found), "matches_won": won, "matches_lost": lost}
 
 
 @api.get("/players/{int:pk}/ratings", response=answers(schemas.RatingPage), tags=["players"])
-def ratings(request: HttpRequest, pk: Id, page: int = Page, page_size: int = Size):
+def ratings(request: HttpRequest, pk: Id, page: int = Page, page_size: int = Size) -> Data:
     """The player's rating history, the latest rated match first."""
     found = _player(pk)
     history = player_rating_history(player=found).prefetch_related(

@@ -9,11 +9,11 @@ from __future__ import annotations
 from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.urls import URLPattern, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from .api import api, error_response, guarded
+from .api import View, api, error_response, guarded
 
 app_name = api.urls_namespace
 
@@ -28,14 +28,14 @@ def refusal(method: str, allowed: str) -> JsonResponse:
     return response
 
 
-def json_405(view: Any) -> Any:
+def json_405(view: View) -> View:
     """Ninja's bare 405 (a method the address does not take) as the API's JSON refusal."""
 
     @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         response = view(request, *args, **kwargs)
         if response.status_code == 405:
-            return refusal(request.method, response["Allow"])
+            return refusal(request.method or "", response["Allow"])
         return response
 
     return answer
@@ -50,14 +50,14 @@ def _pattern(pattern: URLPattern) -> URLPattern:
     return URLPattern(pattern.pattern, view, pattern.default_args, pattern.name)
 
 
-def read_only(view: Any) -> Any:
+def read_only(view: View) -> View:
     """A view of this module's own: GET only, anything else refused with the API's 405."""
 
     @csrf_exempt
     @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method != "GET":
-            return refusal(request.method, "GET")
+            return refusal(request.method or "", "GET")
         return view(request, *args, **kwargs)
 
     return answer
@@ -85,6 +85,7 @@ def nothing_here(request: HttpRequest, rest: str = "") -> JsonResponse:
 patterns, _app, _namespace = api.urls
 urlpatterns = [
     path("", read_only(guarded(index, static=True)), name="api-root"),
-    *[_pattern(p) for p in patterns if p.name != "api-root"],
+    # ninja's operations are each a URLPattern (path()), never an include
+    *[_pattern(p) for p in patterns if isinstance(p, URLPattern) and p.name != "api-root"],
     re_path(r"^(?P<rest>[\s\S]*)$", read_only(nothing_here)),  # a line break too
 ]
