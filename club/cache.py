@@ -127,7 +127,7 @@ def where() -> str:
     found = settings.CACHES["default"]
     location = str(found.get("LOCATION") or "")
     if not location:
-        return found["BACKEND"].rsplit(".", 1)[-1]
+        return str(found["BACKEND"]).rsplit(".", 1)[-1]
     address = urlsplit(location)
     if address.password is None:
         return location

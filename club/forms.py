@@ -1,7 +1,11 @@
+from typing import Any, TypeVar
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import ValidationError
+from django.db.models import Model
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -10,6 +14,8 @@ from rules.text import one_line, one_line_problem
 from .csvimport import MAX_BYTES, CsvRefused, Unused, players_read, sheet_read
 from .models import Player
 from .selectors import ImportLine, ImportStatus, player_namesakes
+
+M = TypeVar("M", bound=Model)
 
 
 class OneLineField(forms.CharField):
@@ -30,16 +36,16 @@ class OneLineField(forms.CharField):
         ),
     }
 
-    def __init__(self, *args, joins_lines: bool = False, **kwargs):
+    def __init__(self, *args: Any, joins_lines: bool = False, **kwargs: Any) -> None:
         self.joins_lines = joins_lines
         super().__init__(*args, **kwargs)
 
-    def validate(self, value):
+    def validate(self, value: Any) -> None:
         super().validate(value)
         if value and one_line_problem(value, joins_lines=self.joins_lines) is not None:
             raise ValidationError(self.error_messages["one_line"], code="one_line")
 
-    def bound_data(self, data, initial):
+    def bound_data(self, data: Any, initial: Any) -> Any:
         """The text shown again with a refusal: as it would be saved, so what was hidden in
         it shows by its absence ("Anna \u202eissoR" looked like "Anna Rossi")."""
         data = super().bound_data(data, initial)
@@ -65,18 +71,18 @@ PLAYER_FIELD_CLASSES = {
 }  # the country: django-countries' list of countries, by name in the visitor's language
 
 
-class PlayerChoiceField(forms.ModelChoiceField):
+class PlayerChoiceField(forms.ModelChoiceField[Player]):
     """A player picker that tells namesakes apart: club and id beside the name."""
 
     def label_from_instance(self, obj: Player) -> str:
         return obj.label
 
 
-class RowsChoiceField(forms.ModelMultipleChoiceField):
+class RowsChoiceField(forms.ModelMultipleChoiceField[M]):
     """Rows chosen by their ids; an id no key can be is refused before the database is
     asked (SQLite fails on a number beyond 64 bits, where Django checks only single ids)."""
 
-    def clean(self, value):
+    def clean(self, value: Any) -> Any:
         for key in value if isinstance(value, (list, tuple)) else ():
             if key not in self.empty_values and row_id(key) is None:
                 raise ValidationError(
@@ -87,12 +93,12 @@ class RowsChoiceField(forms.ModelMultipleChoiceField):
         return super().clean(value)
 
 
-class PlayerMultipleChoiceField(RowsChoiceField):
+class PlayerMultipleChoiceField(RowsChoiceField[Player]):
     def label_from_instance(self, obj: Player) -> str:
         return obj.label
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(forms.ModelForm[Player]):
     """A player's details. A name already registered asks first: it may be the same person."""
 
     same_name = forms.BooleanField(
@@ -104,13 +110,14 @@ class PlayerForm(forms.ModelForm):
         fields = ["name", "club", "country", "email", "phone"]
         field_classes = PLAYER_FIELD_CLASSES
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["same_name"].widget = forms.HiddenInput()  # shown when a namesake is found
         self.fields["country"].widget.attrs["class"] = "country"
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what clean() returns: ModelForm's, then ours
         namesakes = player_namesakes(name=data.get("name") or "", exclude=self.instance.pk)
         if namesakes and not data.pop("same_name", False):
             self.fields["same_name"].widget = forms.CheckboxInput()
@@ -144,8 +151,9 @@ class PlayersFileForm(forms.Form):
     )
     checked = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean() returns
         upload = data.get("file")
         if upload:
             try:
@@ -250,7 +258,7 @@ def columns_unused_said(unused: tuple[Unused, ...]) -> str:
     return _("These columns were not used: %(columns)s.") % {"columns": ", ".join(names)}
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[Player]):
     """What a player changes of their own record: name, club, email and phone."""
 
     class Meta:
@@ -259,13 +267,13 @@ class ProfileForm(forms.ModelForm):
         field_classes = PLAYER_FIELD_CLASSES
 
 
-class AccountForm(UserCreationForm):
+class AccountForm(UserCreationForm[User]):
     """A new sign-in: a user name and a password twice, checked by the site's validators."""
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].help_text = _(
             "What you sign in with: letters, digits and @ . + - _ only."
@@ -286,11 +294,11 @@ class SignUpForm(AccountForm):
 def form_errors_said(form: forms.BaseForm) -> list[str]:
     """Each refusal of a form in words, a field's with the field's label first ("Player
     arriving late: This field is required."): for a page that cannot show the form itself."""
-    said = []
+    said: list[str] = []
     for name, errors in form.errors.items():
         field = form.fields.get(name)
         label = field.label if field is not None and field.label else ""
-        said += [f"{label}: {error}" if label else error for error in errors]
+        said += [f"{label}: {error}" if label else str(error) for error in errors]
     return said
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db.models import Q, QuerySet
+from django.db.models import Field, Q, QuerySet
 
 from .countries import country_code
 from .csvimport import COLUMNS, Row
@@ -80,8 +80,9 @@ def _problem(row: Row) -> tuple[str, dict[str, Any]] | None:
     for column in COLUMNS:
         if column == "country":
             continue
-        limit = Player._meta.get_field(column).max_length
-        if len(getattr(row, column)) > limit:
+        found = Player._meta.get_field(column)  # a text field, each with a max_length
+        limit = found.max_length if isinstance(found, Field) else None
+        if limit is not None and len(getattr(row, column)) > limit:
             return "too-long", {"field": column, "limit": limit}
     if row.email:
         try:

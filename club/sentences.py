@@ -125,18 +125,17 @@ def _invitation_accepted(entry: AuditEntry, who: str) -> str:
     if who == entry.params.get("name") and entry.params.get("account"):
         # the account is named by its player's name (club.audit.actor_name): say which
         if entry.params.get("new"):
-            return _("%(name)s made the account %(account)s with their invitation.") % (
+            return _("%(name)s made the account %(account)s with their invitation.") % dict(
                 entry.params
             )
         if entry.params.get("directs"):
-            return (
-                _(
-                    "%(name)s linked the account %(account)s, which directs tournaments, with "
-                    "their invitation, saying it is that player."
-                )
-                % entry.params
-            )
-        return _("%(name)s linked the account %(account)s with their invitation.") % (entry.params)
+            return _(
+                "%(name)s linked the account %(account)s, which directs tournaments, with "
+                "their invitation, saying it is that player."
+            ) % dict(entry.params)
+        return _("%(name)s linked the account %(account)s with their invitation.") % dict(
+            entry.params
+        )
     if entry.params.get("new"):
         return _("%(who)s made an account with the invitation for %(name)s.") % {
             "who": who,
@@ -155,7 +154,7 @@ def _invitation_accepted(entry: AuditEntry, who: str) -> str:
 
 def _signed_up(entry: AuditEntry, who: str) -> str:
     if who == entry.params.get("name") and entry.params.get("account"):
-        return _("%(name)s made the account %(account)s and registered as a player.") % (
+        return _("%(name)s made the account %(account)s and registered as a player.") % dict(
             entry.params
         )
     return _("%(who)s made an account and registered as the player %(name)s.") % {

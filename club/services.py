@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from rules.text import one_line
 
+from .actors import Actor
 from .audit import audit_record
 from .countries import country_code
 from .csvimport import Row
@@ -43,7 +45,7 @@ PLAYER_FIELDS = ("name", "club", "country", "email", "phone")
 def _facts(player: Player) -> dict[str, Any]:
     # str: the country is a django-countries Country, its code as text
     facts: dict[str, Any] = {field: str(getattr(player, field)) for field in PLAYER_FIELDS}
-    facts["account"] = player.user.get_username() if player.user_id else ""
+    facts["account"] = player.user.get_username() if player.user is not None else ""
     return facts
 
 
@@ -70,7 +72,7 @@ def player_create(
     country: str = "",
     email: str = "",
     phone: str = "",
-    user: Any,
+    user: Actor,
 ) -> Player:
     require(can_create(user))
     with transaction.atomic():
@@ -80,7 +82,7 @@ def player_create(
 
 
 def _player_insert(
-    *, name: str, club: str, country: str, email: str, phone: str, user: Any
+    *, name: str, club: str, country: str, email: str, phone: str, user: Actor
 ) -> Player:
     """A new player and its audit entry, in the caller's transaction, the policy asked."""
     name = one_line(name)
@@ -103,7 +105,7 @@ def _player_insert(
     return player
 
 
-def players_import(*, rows: Iterable[Row], user: Any) -> list[ImportLine]:
+def players_import(*, rows: Iterable[Row], user: Actor) -> list[ImportLine]:
     """Register the players of a file's rows, all or none, each audited as registered.
 
     The rows are checked again against the register as it is now (it may have changed
@@ -119,7 +121,7 @@ def players_import(*, rows: Iterable[Row], user: Any) -> list[ImportLine]:
     return lines
 
 
-def player_update(*, player: Player, user: Any, **changes: Any) -> Player:
+def player_update(*, player: Player, user: Actor, **changes: Any) -> Player:
     """Change a player's details (``account``: the sign-in linked to them, or None).
 
     Those who may change the player change their details, staff their account too; a
@@ -184,7 +186,7 @@ def _refuse_linked(player: Player) -> None:
         )
 
 
-def _issue(player: Player, user: Any) -> Invitation:
+def _issue(player: Player, user: Actor) -> Invitation:
     """A new open invitation for a player (any open one revoked first), audited."""
     now = timezone.now()
     for old in Invitation.objects.select_for_update().filter(
@@ -197,7 +199,7 @@ def _issue(player: Player, user: Any) -> Invitation:
         token=secrets.token_urlsafe(32),
         created_at=now,
         expires_at=now + datetime.timedelta(days=_invitation_days()),
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=user if isinstance(user, User) else None,  # a person, not the site
     )
     audit_record(
         user=user,
@@ -208,7 +210,7 @@ def _issue(player: Player, user: Any) -> Invitation:
     return invitation
 
 
-def invitation_issue(*, player: Player, user: Any) -> Invitation:
+def invitation_issue(*, player: Player, user: Actor) -> Invitation:
     """A personal link for the player to make their own account; issuing again revokes the
     link given before (a lost card, a link sent to the wrong person)."""
     require(can_invite(user, player))
@@ -218,7 +220,7 @@ def invitation_issue(*, player: Player, user: Any) -> Invitation:
         return _issue(locked, user)
 
 
-def invitations_issue(*, players: Iterable[Player], user: Any) -> list[Invitation]:
+def invitations_issue(*, players: Iterable[Player], user: Actor) -> list[Invitation]:
     """An invitation for each player who has neither an account nor a link still open."""
     issued = []
     with transaction.atomic():
@@ -236,7 +238,7 @@ def invitations_issue(*, players: Iterable[Player], user: Any) -> list[Invitatio
     return issued
 
 
-def invitation_revoke(*, invitation: Invitation, user: Any) -> Invitation:
+def invitation_revoke(*, invitation: Invitation, user: Actor) -> Invitation:
     """The link stops working (used links stay as they were)."""
     require(can_invite(user, invitation.player))
     with transaction.atomic():
@@ -270,7 +272,7 @@ def invitation_refusal(invitation: Invitation | None) -> ValidationError | None:
     return ValidationError(said[state], code=state)
 
 
-def _account_new(*, username: str, password: str, email: str = "") -> Any:
+def _account_new(*, username: str, password: str, email: str = "") -> User:
     """A new sign-in, its password checked by the site's password validators."""
     model = get_user_model()
     username = model.normalize_username(username.strip())
@@ -295,11 +297,13 @@ def _account_new(*, username: str, password: str, email: str = "") -> Any:
     return candidate
 
 
-def invitation_link_refusal(*, account: Any, player: Player, confirmed: bool) -> None:
+def invitation_link_refusal(*, account: Actor, player: Player, confirmed: bool) -> None:
     """Refuse, in plain words, to link a signed-in account to the player by their invitation:
     one that directs a tournament the player plays in (it would judge its own matches), and,
     unless it said it is the player (``confirmed``), one that directs or is staff: a link
     opened by mistake would hand it the player's identity on the board and in reports."""
+    if not isinstance(account, User):
+        return  # a visitor, who makes a new account with the link: nothing to refuse
     mine = own_player(account)
     if mine is not None:
         raise ValidationError(
@@ -333,8 +337,8 @@ def invitation_link_refusal(*, account: Any, player: Player, confirmed: bool) ->
 
 
 def invitation_accept(
-    *, token: str, user: Any, username: str = "", password: str = "", confirmed: bool = False
-) -> tuple[Player, Any]:
+    *, token: str, user: Actor, username: str = "", password: str = "", confirmed: bool = False
+) -> tuple[Player, User]:
     """Use an invitation: a visitor makes a new account (``username``, ``password``), or a
     signed-in account is linked to the player. Returns the player and the account, for the
     view to sign in. Refused in plain words: a link expired, used or revoked, an account
@@ -351,14 +355,15 @@ def invitation_accept(
         refusal = invitation_refusal(invitation)
         if refusal is not None:
             raise refusal
+        assert invitation is not None  # a token that finds none is refused just above
         player = Player.objects.select_for_update().get(pk=invitation.player_id)
         _refuse_linked(player)
-        created = not getattr(user, "is_authenticated", False)
-        if created:
-            account = _account_new(username=username, password=password, email=player.email)
-        else:
+        created = not isinstance(user, User)  # a visitor (or the site) makes a new account
+        if isinstance(user, User):
             account = user
             invitation_link_refusal(account=account, player=player, confirmed=confirmed)
+        else:
+            account = _account_new(username=username, password=password, email=player.email)
         directing = not created and directs(account)
         player.user = account
         player.save(update_fields=["user"])
@@ -389,13 +394,13 @@ def player_sign_up(
     club: str = "",
     email: str = "",
     phone: str = "",
-    user: Any,
-) -> tuple[Player, Any]:
+    user: Actor,
+) -> tuple[Player, User]:
     """A visitor makes an account and registers as a player in one step, audited as done by
     the new account. The caller decides why a visitor may (a tournament that lets players
     ask to enter: :func:`tournaments.services.requests.entry_request_sign_up`); someone signed in
     already has an account and is refused."""
-    require(user is SYSTEM or not getattr(user, "is_authenticated", False))
+    require(user is SYSTEM or not user.is_authenticated)
     name, club, email, phone = one_line(name), one_line(club), one_line(email), one_line(phone)
     if not name:
         raise ValidationError(_("A player needs a name."))

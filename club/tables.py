@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+import django_filters
 import django_tables2 as tables
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
+from tablib import Dataset
 
 from .countries import country_name
 from .models import Player
@@ -35,7 +38,12 @@ def spreadsheet_safe(value: Any) -> Any:
 class SafeExport(TableExport):
     """django-tables2's export with every text cell made spreadsheet-safe."""
 
-    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+    def table_to_dataset(
+        self,
+        table: tables.Table,
+        exclude_columns: Iterable[str] | None,
+        dataset_kwargs: dict[str, Any] | None = None,
+    ) -> Dataset:
         dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
         rows = [tuple(spreadsheet_safe(cell) for cell in row) for row in dataset]
         headers = [spreadsheet_safe(header) for header in dataset.headers or []]
@@ -49,15 +57,22 @@ class SafeExport(TableExport):
 EXPORT_FORMATS = ("csv",)
 
 
-def table_export(request, table, name: str) -> HttpResponse | None:
+def table_export(request: HttpRequest, table: tables.Table, name: str) -> HttpResponse | None:
     """The table as a download when ``?_export=csv`` asks for one."""
     export = request.GET.get("_export")
     if export not in EXPORT_FORMATS:
         return None
-    return SafeExport(export, table).response(f"{name}.{export}")
+    download: HttpResponse = SafeExport(export, table).response(f"{name}.{export}")
+    return download
 
 
-def table_page(request, table, filterset, template: str, export_name: str):
+def table_page(
+    request: HttpRequest,
+    table: tables.Table,
+    filterset: django_filters.FilterSet,
+    template: str,
+    export_name: str,
+) -> HttpResponse:
     """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks."""
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     download = table_export(request, table, export_name)

@@ -11,8 +11,10 @@ changes it without code. Used by the API (:mod:`api.throttling`) and the public 
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from django.conf import settings
+from django.core.cache.backends.base import BaseCache
 from django.http import HttpRequest
 from ninja.throttling import SimpleRateThrottle
 
@@ -23,7 +25,9 @@ class SiteRate(SimpleRateThrottle):
     """A rate read from a setting; one instance per request (it keeps that request's count)."""
 
     setting = ""
-    cache = cache  # a cache that is down lets every request through (club.cache)
+    # a cache that is down lets every request through (club.cache); the throttle asks it
+    # only get() and set(), which it answers as Django's caches do
+    cache = cast(BaseCache, cache)
     cache_format = "throttle:%(scope)s:%(ident)s"
 
     def __init__(self) -> None:

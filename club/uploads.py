@@ -20,12 +20,14 @@ from __future__ import annotations
 import datetime
 import secrets
 import zlib
-from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .actors import Actor
 from .models import KeptUpload
 
 KEPT = datetime.timedelta(days=1)
@@ -39,23 +41,25 @@ def upload_gone() -> ValidationError:
     )
 
 
-def upload_keep(*, user: Any, kind: str, data: bytes) -> str:
+def upload_keep(*, user: Actor, kind: str, data: bytes) -> str:
     """Keep ``data`` for ``user`` and return its key; clear what has been kept too long."""
+    if not isinstance(user, User):  # kept for an account: a visitor or the site has none
+        raise PermissionDenied
     KeptUpload.objects.filter(kept_at__lt=timezone.now() - KEPT).delete()
     key = secrets.token_urlsafe(32)
     KeptUpload.objects.create(key=key, user=user, kind=kind, data=zlib.compress(data, 6))
     return key
 
 
-def _kept(*, user: Any, kind: str, key: str):
-    if not getattr(user, "is_authenticated", False) or not isinstance(key, str) or not key:
+def _kept(*, user: Actor, kind: str, key: str) -> QuerySet[KeptUpload]:
+    if not isinstance(user, User) or not isinstance(key, str) or not key:
         return KeptUpload.objects.none()
     return KeptUpload.objects.filter(
         key=key, user=user, kind=kind, kept_at__gte=timezone.now() - KEPT
     )
 
 
-def upload_read(*, user: Any, kind: str, key: str) -> bytes:
+def upload_read(*, user: Actor, kind: str, key: str) -> bytes:
     """The file ``user`` kept under ``key`` (to show its preview again), or :func:`upload_gone`."""
     found = _kept(user=user, kind=kind, key=key).values_list("data", flat=True).first()
     if found is None:
@@ -63,7 +67,7 @@ def upload_read(*, user: Any, kind: str, key: str) -> bytes:
     return zlib.decompress(found)
 
 
-def upload_take(*, user: Any, kind: str, key: str) -> bytes:
+def upload_take(*, user: Actor, kind: str, key: str) -> bytes:
     """The file kept under ``key``, removed: call it inside the transaction that uses it, so
     that a failure keeps it and two confirmations at once find it only once."""
     found = _kept(user=user, kind=kind, key=key).select_for_update().first()

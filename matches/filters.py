@@ -1,5 +1,7 @@
+from __future__ import annotations
+
 import django_filters
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from .models import Match
@@ -16,7 +18,7 @@ class MatchFilter(django_filters.FilterSet):
         model = Match
         fields = ["player", "status", "length", "date"]
 
-    def by_player(self, queryset, name, value):
+    def by_player(self, queryset: QuerySet[Match], name: str, value: str) -> QuerySet[Match]:
         return queryset.filter(
             Q(player_a__name__icontains=value) | Q(player_b__name__icontains=value)
         )

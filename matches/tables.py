@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
@@ -18,10 +20,10 @@ class MatchTable(tables.Table):
         fields = ["date", "player_a", "player_b", "length", "score", "status"]
         attrs = {"class": "table"}
 
-    def render_score(self, record):
+    def render_score(self, record: Match) -> str:
         score = match_score_sheet(match=record).score
         return f"{score[0]}–{score[1]}"
 
-    def value_score(self, record):
+    def value_score(self, record: Match) -> str:
         score = match_score_sheet(match=record).score
         return f"{score[0]}-{score[1]}"

@@ -17,11 +17,12 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.lan import is_loopback, venue_url
 
@@ -56,7 +57,7 @@ def venue_environment(port: int) -> dict[str, str]:
 class Command(BaseCommand):
     help = "Serve the site to the phones on this network and print the address they open."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
         parser.add_argument(
             "--bind",
@@ -64,7 +65,7 @@ class Command(BaseCommand):
             help="the address to listen on (default 0.0.0.0: every address of this machine)",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         port = options["port"]
         if not 0 < port < 65536:
             raise CommandError(f"--port must be from 1 to 65535, not {port}")
