@@ -10,14 +10,14 @@ from club.admin import ReadOnly
 from .models import Game, Match
 
 
-class GameInline(ReadOnly, admin.TabularInline):
+class GameInline(ReadOnly, admin.TabularInline[Game, Match]):
     model = Game
     extra = 0
     fields = ["number", "winner", "cube", "result", "resigned"]
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnly, admin.ModelAdmin):
+class MatchAdmin(ReadOnly, admin.ModelAdmin[Match]):
     list_display = ["date", "player_a", "player_b", "length", "status"]
     list_filter = ["status", "length"]
     search_fields = ["player_a__name", "player_b__name"]

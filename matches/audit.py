@@ -276,7 +276,8 @@ def _report_void(entry: AuditEntry, who: str) -> str:
 
 def _report_disputed(entry: AuditEntry, who: str) -> str:
     after = entry.after or {}
-    claimed, own = after.get("claimed"), after.get("own")
+    claimed: Any = after.get("claimed")  # the scores as JSON: [a, b], or None
+    own: Any = after.get("own")
     params = {"who": who, "name": entry.params.get("name")}
     if own:
         return _(

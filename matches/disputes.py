@@ -8,19 +8,23 @@ the services any correction uses, and their audit entries link the dispute.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from club.actors import Actor
 from club.policy import can_change_match, require
 from rules.match import Match as RulesMatch
 from rules.match import score_possible
 from rules.replay import ProblemKind, Replay, ReplayedGame
-from rules.sheets import SheetRuling, sheet_ruling
+from rules.sheets import Score, SheetRuling, sheet_ruling
 
 from .matfiles import ImportPlan, mat_import_plan, match_mat
 from .models import Dispute, Match, ResultReport
@@ -83,19 +87,21 @@ def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) ->
     rule = ruling.rule
     if rule == "none":
         return _("No score sheet has been entered.")
-    score = ruling.score
+    # a sheet stands (only-one, agree, trailing): its score, and whose for all but agree
+    score = ruling.score or (0, 0)
+    side = ruling.side if ruling.side is not None else 0
     if rule == "only-one":
         return _(
             "Only %(name)s kept a score sheet, so it stands: %(a)s–%(b)s (WBF 3: in a "
             "dispute, the player who kept no score is wrong)."
-        ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
+        ) % {"name": names[side], "a": score[0], "b": score[1]}
     if rule == "agree":
         return _("Both score sheets say %(a)s–%(b)s.") % {"a": score[0], "b": score[1]}
     if rule == "trailing":
         return _(
             "Both players kept a score sheet and they differ: by club practice (not a rule "
             "of the WBF's) the trailing player's sheet stands, %(name)s's: %(a)s–%(b)s."
-        ) % {"name": names[ruling.side], "a": score[0], "b": score[1]}
+        ) % {"name": names[side], "a": score[0], "b": score[1]}
     if not log:
         return _(
             "The two versions do not agree on who is trailing (a tie on one and a lead on "
@@ -112,12 +118,12 @@ def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) ->
 def dispute_open(
     *,
     match: Match,
-    user,
+    user: Actor,
     text: str = "",
     filename: str = "",
-    left=None,
-    report=None,
-    sheets=(None, None),
+    left: int | None = None,
+    report: ResultReport | None = None,
+    sheets: Sequence[Score | None] = (None, None),
 ) -> Dispute:
     """A dispute over a match, against an uploaded file or (no text) the site's own log.
 
@@ -156,7 +162,7 @@ def dispute_open(
         dispute = Dispute.objects.create(
             swapped=plan.swapped,
             match=match,
-            opened_by=user if getattr(user, "is_authenticated", False) else None,
+            opened_by=user if isinstance(user, User) else None,  # a person, not the site
             source=source,
             filename=filename[:200],
             mat=text,
@@ -172,13 +178,18 @@ def dispute_open(
     return dispute
 
 
-def _dispute_open_over_report(match: Match, user, report, sheets) -> Dispute:
+def _dispute_open_over_report(
+    match: Match,
+    user: Actor,
+    report: ResultReport,
+    sheets: Sequence[Score | None],
+) -> Dispute:
     with transaction.atomic():
         Match.objects.select_for_update(of=("self",)).only("pk").get(pk=match.pk)
         first, second = sheets
         dispute = Dispute.objects.create(
             match=match,
-            opened_by=user if getattr(user, "is_authenticated", False) else None,
+            opened_by=user if isinstance(user, User) else None,  # a person, not the site
             source=Dispute.Source.REPORT,
             mat="",
             sheet_a_a=first[0] if first else None,
@@ -198,7 +209,7 @@ def _dispute_open_over_report(match: Match, user, report, sheets) -> Dispute:
     return dispute
 
 
-def dispute_claims(*, dispute: Dispute):
+def dispute_claims(*, dispute: Dispute) -> tuple[ResultReport | None, SheetRuling]:
     """A dispute over a player's report: the report, and the score-sheet rule applied to the
     two claims (WBF 3)."""
     report = dispute.reports.select_related("match__player_a", "match__player_b").first()
@@ -252,7 +263,9 @@ def _in_play(plan: ImportPlan) -> ImportPlan:
     )
 
 
-def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
+def dispute_sheets_set(
+    *, dispute: Dispute, sheet_a: Score | None, sheet_b: Score | None, user: Actor
+) -> Dispute:
     """Each player's score sheet as they show it (either may have kept none)."""
     require(can_change_match(user, dispute.match))
     with transaction.atomic():
@@ -265,7 +278,7 @@ def dispute_sheets_set(*, dispute: Dispute, sheet_a, sheet_b, user) -> Dispute:
             raise ValidationError(_("This dispute is decided."))
         match = locked.match
         for player, sheet in ((match.player_a, sheet_a), (match.player_b, sheet_b)):
-            if sheet is not None and not score_possible(match.length, tuple(sheet)):
+            if sheet is not None and not score_possible(match.length, (sheet[0], sheet[1])):
                 raise ValidationError(
                     _(
                         "%(name)s's score sheet says %(a)s–%(b)s, which no %(length)s-point "
@@ -406,7 +419,7 @@ def _retired_text(match: Match) -> str:
     ) % {"name": match.player(match.retired or 0).name}
 
 
-def dispute_sheet_apply(*, dispute: Dispute, user) -> Dispute:
+def dispute_sheet_apply(*, dispute: Dispute, user: Actor) -> Dispute:
     """The score sheet that stands is applied: the match is corrected to its score through
     the services any correction uses (refused, as they are, once a later match has begun:
     US rules 4.10), and the dispute is decided, audited with the score and the sheet."""
@@ -434,7 +447,7 @@ def dispute_sheet_apply(*, dispute: Dispute, user) -> Dispute:
         locked.decision = Dispute.Decision.SHEET
         locked.corrected = plan.changed
         locked.decided_at = timezone.now()
-        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.decided_by = user if isinstance(user, User) else None  # a person, not the site
         locked.save()
         side = plan.ruling.side
         match_audit_record(
@@ -456,7 +469,7 @@ def dispute_sheet_apply(*, dispute: Dispute, user) -> Dispute:
     return locked
 
 
-def dispute_decide(*, dispute: Dispute, user) -> Dispute:
+def dispute_decide(*, dispute: Dispute, user: Actor) -> Dispute:
     """The log stands: the recorded games are corrected to the log's, one service call each.
 
     A correction the rules refuse (a later match has begun, US rules 4.10) leaves the
@@ -488,7 +501,7 @@ def dispute_decide(*, dispute: Dispute, user) -> Dispute:
         locked.decision = Dispute.Decision.LOG
         locked.corrected = changed
         locked.decided_at = timezone.now()
-        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.decided_by = user if isinstance(user, User) else None  # a person, not the site
         locked.save()
         match_audit_record(
             match,
@@ -502,7 +515,7 @@ def dispute_decide(*, dispute: Dispute, user) -> Dispute:
     return locked
 
 
-def dispute_close(*, dispute: Dispute, user) -> Dispute:
+def dispute_close(*, dispute: Dispute, user: Actor) -> Dispute:
     """Close the dispute without changing the match: the recorded score stands."""
     require(can_change_match(user, dispute.match))
     with transaction.atomic():
@@ -516,7 +529,7 @@ def dispute_close(*, dispute: Dispute, user) -> Dispute:
         locked.decision = Dispute.Decision.CLOSED
         locked.corrected = 0
         locked.decided_at = timezone.now()
-        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.decided_by = user if isinstance(user, User) else None  # a person, not the site
         locked.save()
         match_audit_record(
             locked.match,
@@ -531,7 +544,7 @@ def dispute_close(*, dispute: Dispute, user) -> Dispute:
 
 
 def _games_to_the_log(
-    match: Match, report: DisputeReport, user, dispute: Dispute, *, upto: int | None = None
+    match: Match, report: DisputeReport, user: Actor, dispute: Dispute, *, upto: int | None = None
 ) -> int:
     """Correct the recorded games to the log's, and add those the log has beyond them;
     ``upto``: only games 1 to that number (where the log reaches a sheet's score)."""
@@ -542,7 +555,7 @@ def _games_to_the_log(
             continue
         if comparison.agrees:
             continue
-        facts = result_facts(logged.result)
+        facts: Mapping[str, Any] = result_facts(logged.result)
         if comparison.recorded is not None:
             game_correct(game=comparison.recorded.game, user=user, dispute=dispute, **facts)
         else:
@@ -559,7 +572,7 @@ def _games_to_the_log(
     return changed
 
 
-def _decide_for_the_report(dispute: Dispute, user) -> Dispute:
+def _decide_for_the_report(dispute: Dispute, user: Actor) -> Dispute:
     """A dispute over a player's report: the reported result stands, recorded through the
     services any entry uses, each audit entry linking the dispute."""
     with transaction.atomic():
@@ -568,8 +581,10 @@ def _decide_for_the_report(dispute: Dispute, user) -> Dispute:
             raise ValidationError(_("This dispute is decided."))
         report = ResultReport.objects.get(dispute=locked)
         match = Match.objects.select_related("player_a", "player_b").get(pk=locked.match_id)
+        # a report of games names its first, a final one both scores (report_games_or_final_score)
+        first_game = report.first_game or 1
         if match.decided or (
-            report.kind == ResultReport.Kind.GAMES and match.games.count() != report.first_game - 1
+            report.kind == ResultReport.Kind.GAMES and match.games.count() != first_game - 1
         ):
             raise ValidationError(
                 _(
@@ -580,8 +595,8 @@ def _decide_for_the_report(dispute: Dispute, user) -> Dispute:
         if report.kind == ResultReport.Kind.FINAL:
             match_record_final_score(
                 match=match,
-                score_a=report.score_a,
-                score_b=report.score_b,
+                score_a=report.score_a or 0,
+                score_b=report.score_b or 0,
                 user=user,
                 dispute=locked,
             )
@@ -590,7 +605,7 @@ def _decide_for_the_report(dispute: Dispute, user) -> Dispute:
             for offset, game in enumerate(report.games):
                 game_record(
                     match=Match.objects.get(pk=match.pk),
-                    number=report.first_game + offset,
+                    number=first_game + offset,
                     user=user,
                     dispute=locked,
                     **game,
@@ -599,7 +614,7 @@ def _decide_for_the_report(dispute: Dispute, user) -> Dispute:
         locked.decision = Dispute.Decision.REPORT
         locked.corrected = changed
         locked.decided_at = timezone.now()
-        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.decided_by = user if isinstance(user, User) else None  # a person, not the site
         locked.save()
         match_audit_record(
             match,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 from django.db.models.functions import Mod
 from django.db.models.lookups import Exact
@@ -17,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from club.actors import Actor
 from club.models import Player
 from rules.game import Act, Action
 from rules.match import GameResult, Outcome
@@ -245,10 +247,13 @@ class BoardAction(models.Model):
 
     @property
     def dice(self) -> tuple[int, int] | None:
-        return None if self.die1 is None else (self.die1, self.die2)
+        # both or neither (the constraint board_action_dice)
+        return None if self.die1 is None or self.die2 is None else (self.die1, self.die2)
 
     @classmethod
-    def from_action(cls, *, game: BoardGame, seq: int, action: Action, user=None) -> BoardAction:
+    def from_action(
+        cls, *, game: BoardGame, seq: int, action: Action, user: Actor | None = None
+    ) -> BoardAction:
         """The row for one of the engine's log entries (the inverse of :meth:`as_action`)."""
         return cls(
             game=game,
@@ -260,7 +265,7 @@ class BoardAction(models.Model):
             play=action.play or "",
             resignation=int(action.resignation) if action.resignation else None,
             illegal=action.illegal or "",
-            user=user if user is not None and user.is_authenticated else None,
+            user=user if isinstance(user, User) else None,  # a person, not a visitor nor the site
         )
 
     def as_action(self) -> Action:
@@ -337,7 +342,8 @@ class Dispute(models.Model):
         first, second = (
             (self.sheet_a_a, self.sheet_a_b) if side == 0 else (self.sheet_b_a, self.sheet_b_b)
         )
-        return None if first is None else (first, second)
+        # both or neither (the constraints dispute_sheet_a_whole, dispute_sheet_b_whole)
+        return None if first is None or second is None else (first, second)
 
 
 class ResultReport(models.Model):

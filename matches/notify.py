@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.audit import audit_record
 from club.models import Player
 from club.policy import require
@@ -136,7 +137,7 @@ def _send(
     return True
 
 
-def notifications_set(*, player: Player, emails: bool, language: str, user: Any) -> Notifications:
+def notifications_set(*, player: Player, emails: bool, language: str, user: Actor) -> Notifications:
     """A player turns their emails on or off, and chooses their language: their own only."""
     require(user is not None and player.user_id is not None and player.user_id == user.pk)
     if language and language not in dict(settings.LANGUAGES):

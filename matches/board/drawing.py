@@ -384,7 +384,7 @@ def board_drawing(
     shapes.append(_text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score"))
     length = state.match_length
     shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
-    targets = ()
+    targets: tuple[Target, ...] = ()
     if clickable and turn is not None:
         targets = _targets(turn, chosen, names[me], flipped=me != low, renumber=counter != me)
     if orientation.numbers is None:
@@ -464,6 +464,7 @@ def _area(point: int, flipped: bool = False) -> tuple[str, str, str, str]:
     ``point`` is in the mover's numbering; ``flipped`` when the mover is the player at the
     top (their point n is the bottom player's 25 - n, their bar and tray the top halves).
     """
+    x: float
     if point in (BAR, OFF):
         x, w = (MARGIN + 6 * POINT, BAR_WIDTH) if point == BAR else (TRAY_X, TRAY_WIDTH)
         y, h = (TOP, MIDDLE - TOP) if flipped else (MIDDLE, BOTTOM - MIDDLE)
