@@ -1,10 +1,9 @@
 """``{{ entry|sentence }}``: an audit entry as a sentence in the visitor's language;
 ``{{ user|actor }}``: a person as the audit names them (:func:`club.audit.actor_name`)."""
 
-from typing import Any
-
 from django import template
 
+from club.actors import Actor
 from club.audit import actor_name, audit_sentence
 from club.models import AuditEntry
 
@@ -17,5 +16,6 @@ def sentence(entry: AuditEntry) -> str:
 
 
 @register.filter
-def actor(user: Any) -> str:
+def actor(user: Actor | None) -> str:
+    """None (nobody recorded, e.g. a dispute decided by the site) is named "", as is the site."""
     return actor_name(user)
