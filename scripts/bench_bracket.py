@@ -31,6 +31,7 @@ def main() -> None:
     workdir = tempfile.mkdtemp(prefix="crawford-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "1")  # measured as on a laptop (make run), DEBUG's default off
     sys.path.insert(0, str(ROOT))
     import django
 
