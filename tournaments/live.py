@@ -26,10 +26,11 @@ the synchronous gunicorn server for as long as the page is open: 300 phones, 300
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, TypeAlias, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -66,9 +67,12 @@ def _count(queryset: QuerySet[Model], field: str) -> Coalesce:
     return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
-def live_stamp(
-    *, tournament_id: int | None = None, event_id: int | None = None
-) -> tuple[Any, ...] | None:
+# (tournament id, newest audit id, its time, audit count, newest player audit id, player
+# audit count, matches in play, announcements shown): see live_stamp
+Stamp: TypeAlias = tuple[int, int | None, datetime.datetime | None, int, int | None, int, int, int]
+
+
+def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> Stamp | None:
     """What the tournament's live pages show has changed since a stamp unless it is equal:
     ``(tournament id, newest audit id, time and count, newest player audit id and count,
     matches in play, announcements shown)``, in one query; None when there is no such
@@ -118,7 +122,8 @@ def live_stamp(
         )
         .first()
     )
-    return tuple(row) if row is not None else None
+    # the annotations' types are the subqueries' (the stubs see Any)
+    return cast(Stamp, tuple(row)) if row is not None else None
 
 
 def _viewer(request: HttpRequest, tournament_id: int) -> str:
