@@ -9,14 +9,15 @@ only change it takes, and it stays in the database, as the audit that names it d
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.policy import can_direct, require
 from rules.text import one_line
 
@@ -42,7 +43,7 @@ def announcement_post(
     tournament: Tournament,
     text: str,
     minutes: int | None = None,
-    user: Any,
+    user: Actor,
 ) -> Announcement:
     """Post a notice, shown for ``minutes`` (none: until withdrawn)."""
     require(can_direct(user, tournament))
@@ -64,7 +65,7 @@ def announcement_post(
         posted = Announcement.objects.create(
             tournament=locked,
             text=text,
-            posted_by=user if getattr(user, "is_authenticated", False) else None,
+            posted_by=user if isinstance(user, User) else None,
             posted_at=now,
             shown_until=now + datetime.timedelta(minutes=minutes) if minutes else None,
         )
@@ -79,7 +80,7 @@ def announcement_post(
     return posted
 
 
-def announcement_withdraw(*, announcement: Announcement, user: Any) -> Announcement:
+def announcement_withdraw(*, announcement: Announcement, user: Actor) -> Announcement:
     """Take a notice off the wall before its time."""
     require(can_direct(user, announcement.tournament))
     with transaction.atomic():

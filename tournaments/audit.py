@@ -4,6 +4,7 @@ how each code reads, in the visitor's language."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Model
@@ -11,7 +12,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from club.audit import audit_record, audit_sentences_register
+from club.actors import Actor
+from club.audit import SentenceRenderer, audit_record, audit_sentences_register
 from club.models import AuditEntry
 from club.sentences import changes_said, value_said
 
@@ -21,7 +23,7 @@ from .reasons import reason_text
 
 def tournament_audit_record(
     tournament: Tournament,
-    user: Any,
+    user: Actor,
     code: str,
     *,
     subject: Model | None = None,
@@ -42,7 +44,7 @@ def tournament_audit_record(
     )
 
 
-def _say(template: str):
+def _say(template: str) -> SentenceRenderer:
     """A sentence made of the entry's parameters and who acted."""
 
     def render(entry: AuditEntry, who: str) -> str:
@@ -52,6 +54,7 @@ def _say(template: str):
 
 
 def _entry_change(entry: AuditEntry, who: str) -> str:
+    params: dict[str, Any] = entry.params
     templates = {
         "entry.registered": _("%(who)s entered %(player)s in %(event)s."),
         "entry.checked_in": _("%(who)s checked in %(player)s for %(event)s."),
@@ -61,7 +64,7 @@ def _entry_change(entry: AuditEntry, who: str) -> str:
     }
     if entry.code == "entry.checked_in" and entry.params.get("own"):
         if who == entry.params.get("player"):  # the account named by its player's name
-            return _("%(player)s checked themselves in for %(event)s.") % entry.params
+            return _("%(player)s checked themselves in for %(event)s.") % params
         return _("%(who)s checked themselves in for %(event)s as %(player)s.") % {
             "who": who,
             **entry.params,
@@ -76,6 +79,7 @@ def _open_entry(entry: AuditEntry, who: str) -> str:
 
 
 def _entry_request(entry: AuditEntry, who: str) -> str:
+    params: dict[str, Any] = entry.params
     templates = {
         "entry_request.asked": _("%(who)s asked to enter %(event)s as %(player)s."),
         "entry_request.approved": _(
@@ -86,7 +90,7 @@ def _entry_request(entry: AuditEntry, who: str) -> str:
         ),
     }
     if entry.code == "entry_request.asked" and who == entry.params.get("player"):
-        return _("%(player)s asked to enter %(event)s.") % entry.params  # their own account
+        return _("%(player)s asked to enter %(event)s.") % params  # their own account
     return templates[entry.code] % {"who": who, **entry.params}
 
 
@@ -282,10 +286,10 @@ def _date_said(value: object) -> str:
         return value_said(value)
 
 
-def _choice_said(choices: type[Event.Format] | type[Event.Seeding]):
+def _choice_said(choices: type[Event.Format] | type[Event.Seeding]) -> Callable[[object], str]:
     def say(value: object) -> str:
         try:
-            return str(choices(value).label)
+            return str(choices(str(value)).label)
         except ValueError:  # a code this version of the site no longer has
             return value_said(value)
 

@@ -71,15 +71,15 @@ def room_calls(*, tournament: Tournament) -> list[TableCall]:
         match = call.match
         table = seated.get(call.match_id) if match is not None else None
         in_it = match is not None and call.player_id in (match.player_a_id, match.player_b_id)
-        if table is not None and in_it and table.number == call.table:
-            holding.add((call.match_id, call.player_id))
+        if match is not None and table is not None and in_it and table.number == call.table:
+            holding.add((match.pk, call.player_id))
             continue
         call.closed_at = now
         closed.append(call)
         if call.sent_at is None or (match is not None and match.decided):
             continue  # never told (its mail will not go), or answered by the result
-        if table is not None and in_it:
-            moved[(call.match_id, call.player_id)] = call.table
+        if match is not None and table is not None and in_it:
+            moved[(match.pk, call.player_id)] = call.table
             continue
         _taken_back_notify(
             call, why=("unnumbered" if not tournament.tables else "waits") if in_it else "gone"
@@ -88,6 +88,7 @@ def room_calls(*, tournament: Tournament) -> list[TableCall]:
     made = []
     for table in sorted(seated.values(), key=lambda t: t.number):
         match = table.match
+        assert match is not None, "seated: the tables with a match"
         if match.status != Match.Status.SCHEDULED:
             continue  # in play already: the players are at it
         for player in (match.player_a, match.player_b):
@@ -159,12 +160,12 @@ def _taken_back_notify(call: TableCall, *, why: str) -> None:
     "unnumbered" (the same, the room's tables no longer numbered) or "gone" (the match
     taken back: deleted, or they are no longer in it)."""
     player_id, match_id, table = call.player_id, call.match_id, call.table
-    still_theirs = why != "gone" and call.match is not None
+    match = call.match if why != "gone" else None  # still theirs to play
     player_notify(
         player=call.player,
         subject=gettext_noop("Table %(table)s is no longer yours"),
         template="emails/table_taken_back.txt",
         context={"match": call.label, "table": table, "why": why},
-        path=call.match.get_absolute_url() if still_theirs else reverse("me"),
+        path=match.get_absolute_url() if match is not None else reverse("me"),
         still=lambda: _not_called_again(player_id=player_id, match_id=match_id, table=table),
     )

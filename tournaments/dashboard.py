@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Prefetch
 
@@ -26,7 +26,7 @@ from matches.selectors import match_score_sheet, matches_with_beginning
 
 from .models import Entry, Event, Tournament
 from .pairing.bracket import PENDING, LoserOf, WinnerOf
-from .selectors import event_knockout, event_progress, tournament_events
+from .selectors import Knockout, Progress, event_knockout, event_progress, tournament_events
 from .venue import Busy, busy_elsewhere, players_busy
 
 
@@ -186,7 +186,10 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
     )
 
 
-def _with(items: list, matches: list[Match]) -> list:
+Claim = TypeVar("Claim", Dispute, ResultReport)
+
+
+def _with(items: list[Claim], matches: list[Match]) -> list[Claim]:
     """The disputes (or reports) with their match, already read (no query for each)."""
     by_pk = {m.pk: m for m in matches}
     for item in items:
@@ -212,7 +215,8 @@ def _seats(
         if not begun and match.status != Match.Status.SCHEDULED:
             continue
         sheet = match_score_sheet(match=match) if begun else None
-        began_at = match.began_at if begun else None
+        # annotated on each match by matches.selectors.matches_with_beginning
+        began_at = match.began_at if begun else None  # type: ignore[attr-defined]
         seat = Seat(
             match=match,
             event=events[match.place.event_id],
@@ -234,7 +238,7 @@ def _playing(entries: list[Entry]) -> dict[int, Entry]:
     return {e.player_id: e for e in entries if e.status != Entry.Status.WITHDRAWN}
 
 
-def _knockout_waiting(event: Event, knockout, entries: list[Entry]) -> list[Waiting]:
+def _knockout_waiting(event: Event, knockout: Knockout, entries: list[Entry]) -> list[Waiting]:
     """Players placed in a match whose other side is still to be decided."""
     playing = _playing(entries)
     found = []
@@ -273,7 +277,7 @@ def _swiss_waiting(
     return found
 
 
-def _event_steps(event: Event, progress, entries: list[Entry]) -> list[Step]:
+def _event_steps(event: Event, progress: Progress, entries: list[Entry]) -> list[Step]:
     """What the event page's director buttons offer now (see templates/event.html)."""
     if progress.stage == "entries":
         if event.parent_id is not None:

@@ -7,6 +7,7 @@ seconds the page (static/site.js) asks the same URL for its content only, marked
 
 from __future__ import annotations
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -22,7 +23,7 @@ REFRESH_SECONDS = 15
 
 @sign_in_required
 @require_GET
-def tournament_dashboard_view(request, pk: int):
+def tournament_dashboard_view(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))
     fragment = request.headers.get("HX-Request") == "true"

@@ -1,12 +1,19 @@
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, cast
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from club.actors import Actor
 from club.forms import (
     NameField,
     OneLineField,
@@ -15,6 +22,7 @@ from club.forms import (
     RowsChoiceField,
 )
 from club.models import Player
+from matches.models import Match
 from matches.services import length_checked
 
 from .cut import CutPreview
@@ -39,13 +47,13 @@ class TournamentForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args: Any, user: Actor | None = None, **kwargs: Any) -> None:
         """``user``: the director creating it, a director already (the service adds them):
         named in the help text, never offered as a box they could untick by accident."""
         super().__init__(*args, **kwargs)
         users = get_user_model().objects.filter(groups__name=settings.DIRECTORS_GROUP)
-        directors = self.fields["directors"]
-        if user is not None and user.pk is not None:
+        directors = cast(RowsChoiceField, self.fields["directors"])
+        if isinstance(user, User):  # a person (a visitor or the site has no pk)
             users = users.exclude(pk=user.pk)
             said = {"name": user.get_username()}
             directors.help_text = (
@@ -64,7 +72,7 @@ class TournamentEditForm(TournamentForm):
         label=_("Let the players enter dice rolled at the table"), required=False
     )
 
-    def __init__(self, *args, tournament, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         initial = {
             "name": tournament.name,
             "date": tournament.date,
@@ -76,7 +84,7 @@ class TournamentEditForm(TournamentForm):
         users = get_user_model().objects.filter(
             Q(groups__name=settings.DIRECTORS_GROUP) | Q(directed_tournaments=tournament)
         )
-        directors = self.fields["directors"]
+        directors = cast(RowsChoiceField, self.fields["directors"])
         directors.label = _("Directors")
         directors.queryset = users.distinct().order_by("username")
         directors.required = True
@@ -136,7 +144,7 @@ class EventForm(forms.Form):
     # what shapes the draw: changed only before it is made
     SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools", "third_place")
 
-    def __init__(self, *args, event=None, **kwargs):
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         if event is not None:
             kwargs["initial"] = {
                 "name": event.given_name,  # a name the site makes stays the site's
@@ -160,7 +168,7 @@ class EventForm(forms.Form):
                 "A round begun keeps its length; the matches not begun take the new one."
             )
 
-    def clean_lengths(self):
+    def clean_lengths(self) -> object:  # the lengths, or KEEP: they stay as they are
         if not self.cleaned_data["lengths"] and not self.fields["lengths"].required:
             return KEEP
         return parse_lengths(self.cleaned_data["lengths"])
@@ -174,10 +182,11 @@ class EntryForm(forms.Form):
         help_text=_("Tick each player to enter; the search box above finds them."),
     )
 
-    def __init__(self, *args, event=None, **kwargs):
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         entered = event.entries.values_list("player_id", flat=True) if event else []
-        self.fields["players"].queryset = Player.objects.exclude(pk__in=list(entered))
+        players = cast(PlayerMultipleChoiceField, self.fields["players"])
+        players.queryset = Player.objects.exclude(pk__in=list(entered))
 
 
 class DrawForm(forms.Form):
@@ -206,9 +215,9 @@ class TableMoveForm(forms.Form):
     match = forms.ChoiceField(label=_("Match"))
     table = forms.IntegerField(label=_("to table"), min_value=1)
 
-    def __init__(self, *args, matches=(), **kwargs):
+    def __init__(self, *args: Any, matches: Iterable[Match] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["match"].choices = [
+        cast(forms.ChoiceField, self.fields["match"]).choices = [
             (m.pk, f"{m.place.bracket_key} · {m.player_a} – {m.player_b}") for m in matches
         ]
 
@@ -225,12 +234,12 @@ class LateEntryForm(forms.Form):
         help_text=_("a withdrawn player who has played nothing yet"),
     )
 
-    def __init__(self, *args, event=None, **kwargs):
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # offered: anyone not in the draw, those entered who did not check in first; any
         # player is taken, so that one in the draw meanwhile is refused by the service in
         # plain words rather than as "not one of the available choices"
-        player = self.fields["player"]
+        player = cast(PlayerChoiceField, self.fields["player"])
         player.queryset = Player.objects.all()
         entries = list(event.entries.all()) if event is not None else []
         # in the draw, or withdrawn (Reinstate brings those back)
@@ -256,8 +265,10 @@ class LateEntryForm(forms.Form):
             withdrawn = event.entries.filter(
                 status=Entry.Status.WITHDRAWN, seed__isnull=False
             ).select_related("player")
-        self.fields["replaces"].queryset = withdrawn
-        self.fields["replaces"].label_from_instance = lambda entry: entry.player.label
+        replaces = cast("forms.ModelChoiceField[Entry]", self.fields["replaces"])
+        replaces.queryset = withdrawn
+        # Django's way to label one field's choices; mypy refuses assigning to a method
+        replaces.label_from_instance = lambda obj: obj.player.label  # type: ignore[method-assign]
         if not withdrawn.exists():
             del self.fields["replaces"]
 
@@ -326,7 +337,7 @@ class CutForm(forms.Form):
 
     version = forms.CharField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, preview: CutPreview, **kwargs):
+    def __init__(self, *args: Any, preview: CutPreview, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["version"].initial = preview.version
         rounds = len(preview.lengths)
@@ -358,8 +369,9 @@ class CutForm(forms.Form):
                 required=False,
             )
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None, "Form.clean gives the cleaned data"
         for name in [n for n in self.fields if n.startswith("round_")]:
             if data.get(name) is not None:
                 try:

@@ -26,17 +26,18 @@ the synchronous gunicorn server for as long as the page is open: 300 phones, 300
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeAlias, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, IntegerField, Model, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -60,13 +61,18 @@ def wall_seconds() -> int:
     return int(getattr(settings, "WALL_SCREEN_SECONDS", 20))
 
 
-def _count(queryset, field: str) -> Subquery:
+def _count(queryset: QuerySet[Model], field: str) -> Coalesce:
     """A correlated COUNT(*) as a subquery (0 when none)."""
     counted = queryset.values(field).annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
-def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> tuple | None:
+# (tournament id, newest audit id, its time, audit count, newest player audit id, player
+# audit count, matches in play, announcements shown): see live_stamp
+Stamp: TypeAlias = tuple[int, int | None, datetime.datetime | None, int, int | None, int, int, int]
+
+
+def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None) -> Stamp | None:
     """What the tournament's live pages show has changed since a stamp unless it is equal:
     ``(tournament id, newest audit id, time and count, newest player audit id and count,
     matches in play, announcements shown)``, in one query; None when there is no such
@@ -75,8 +81,10 @@ def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None)
         tournaments = Tournament.objects.filter(
             pk=Subquery(Event.objects.filter(pk=event_id).values("tournament_id")[:1])
         )
-    else:
+    elif tournament_id is not None:
         tournaments = Tournament.objects.filter(pk=tournament_id)
+    else:
+        tournaments = Tournament.objects.none()  # neither: no such tournament
     player_kind = ContentType.objects.get_for_model(Player)  # cached by Django after once
     now = timezone.now()
     newest = AuditEntry.objects.filter(tournament_id=OuterRef("pk")).order_by("-id")
@@ -114,10 +122,11 @@ def live_stamp(*, tournament_id: int | None = None, event_id: int | None = None)
         )
         .first()
     )
-    return tuple(row) if row is not None else None
+    # the annotations' types are the subqueries' (the stubs see Any)
+    return cast(Stamp, tuple(row)) if row is not None else None
 
 
-def _viewer(request, tournament_id: int) -> str:
+def _viewer(request: HttpRequest, tournament_id: int) -> str:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return "-"
@@ -125,7 +134,7 @@ def _viewer(request, tournament_id: int) -> str:
     return f"{user.pk}:{'director' if directing else 'reader'}"
 
 
-def live_etag(request, **where: int) -> str | None:
+def live_etag(request: HttpRequest, **where: int) -> str | None:
     """The ETag of a live page (see the module), or None: render the page as usual."""
     if request.method not in ("GET", "HEAD"):
         return None
@@ -140,16 +149,18 @@ def live_etag(request, **where: int) -> str | None:
     other = "" if target == REGION else target
     parts = (*stamp, get_language(), _viewer(request, stamp[0]), request.get_full_path(), other)
     content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
-    request.live_content_etag = f'"{content}-c"'  # the page gives its region this one at once
+    # the page gives its region this one at once; these two marks on the request are the
+    # live pages' own (read back by getattr), which HttpRequest's type does not declare
+    request.live_content_etag = f'"{content}-c"'  # type: ignore[attr-defined]
     if content_asked(request):
-        request.live_cache_key = f"live:{content}"
+        request.live_cache_key = f"live:{content}"  # type: ignore[attr-defined]
         return f"{content}-c"
     # the whole page also carries the CSRF token of the visitor's cookie in its forms
     cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
     return hashlib.blake2b(f"{content}{cookie}".encode(), digest_size=12).hexdigest() + "-p"
 
 
-def content_etag(request) -> str:
+def content_etag(request: HttpRequest) -> str:
     """The ETag the content only of this page has now, quoted, for the region's first
     request; empty when the page had none (a message was shown)."""
     return getattr(request, "live_content_etag", "")
@@ -159,7 +170,7 @@ CONTENT_KEPT_SECONDS = 300
 REGION = "live"  # the id of a live page's region (templates/includes/live_region.html)
 
 
-def content_asked(request) -> bool:
+def content_asked(request: HttpRequest) -> bool:
     """The page's region asks for its content only: ``HX-Request`` and ``HX-Target: live``.
     htmx's own requests (a check-in on the event page) carry ``HX-Request`` through their
     redirect to the page too, and must get the whole page."""
@@ -168,17 +179,27 @@ def content_asked(request) -> bool:
     )
 
 
-def live(where: Callable[[dict[str, Any]], dict[str, int]]):
+P = ParamSpec("P")
+
+
+def live(
+    where: Callable[[dict[str, Any]], dict[str, int]],
+) -> Callable[
+    [Callable[Concatenate[HttpRequest, P], HttpResponse]],
+    Callable[Concatenate[HttpRequest, P], HttpResponse],
+]:
     """A live page: ETag and 304 through Django's ``condition``; its answers (304 included)
     must be checked again before reuse (``no-cache``) and vary with the language, the
     cookies (who is signed in) and ``HX-Request`` (the content only)."""
 
-    def decorate(view):
-        def etag(request, **kwargs):
+    def decorate(
+        view: Callable[Concatenate[HttpRequest, P], HttpResponse],
+    ) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
+        def etag(request: HttpRequest, **kwargs: Any) -> str | None:
             return live_etag(request, **where(kwargs))
 
         @wraps(view)
-        def rendered_once(request, *args, **kwargs):
+        def rendered_once(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
             """The content only is rendered once an ETag (per process without Redis): after a
             change, the first viewer's poll renders it and the others' are answered from the
             cache. The ETag names everything the content depends on, so this is as sound as
@@ -196,7 +217,7 @@ def live(where: Callable[[dict[str, Any]], dict[str, int]]):
         conditional = condition(etag_func=etag)(rendered_once)
 
         @wraps(view)
-        def wrapped(request, *args, **kwargs):
+        def wrapped(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
             response = conditional(request, *args, **kwargs)
             patch_vary_headers(response, ["Accept-Language", "Cookie", "HX-Request", "HX-Target"])
             if response.status_code in (200, 304):

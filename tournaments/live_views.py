@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,18 +26,20 @@ from .models import Announcement, Tournament
 from .wall import tournament_wall
 
 
-def _render(request, template: str, content: str, context: dict):
+def _render(
+    request: HttpRequest, template: str, content: str, context: dict[str, object]
+) -> HttpResponse:
     context["refresh_seconds"] = live_seconds()
     context["live_etag"] = content_etag(request)
     return render(request, content if content_asked(request) else template, context)
 
 
 @live(by_tournament)
-def now_playing(request, pk: int):
+def now_playing(request: HttpRequest, pk: int) -> HttpResponse:
     """Every match in play or seated at a table, across the events: table, players, score."""
     found = get_object_or_404(Tournament, pk=pk)
     room = tournament_dashboard(tournament=found, now=timezone.now())
-    context = {
+    context: dict[str, object] = {
         "tournament": found,
         "seats": room.seats,
         "announcements": list(announcements_shown(tournament=found)),
@@ -45,11 +48,11 @@ def now_playing(request, pk: int):
 
 
 @live(by_tournament)
-def wall(request, pk: int):
+def wall(request: HttpRequest, pk: int) -> HttpResponse:
     """The playing room's wall display: each event's bracket, pairings and standings and the
     matches now playing in turn, in large type, with the announcements on show."""
     found = get_object_or_404(Tournament, pk=pk)
-    context = {
+    context: dict[str, object] = {
         "tournament": found,
         "screens": tournament_wall(tournament=found),
         "seats": tournament_dashboard(tournament=found, now=timezone.now()).seats,
@@ -61,7 +64,7 @@ def wall(request, pk: int):
 
 @sign_in_required
 @require_POST
-def announcement_new(request, pk: int):
+def announcement_new(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))
     form = AnnouncementForm(request.POST)
@@ -84,7 +87,7 @@ def announcement_new(request, pk: int):
 
 @sign_in_required
 @require_POST
-def announcement_withdraw_view(request, pk: int, number: int):
+def announcement_withdraw_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))
     notice = get_object_or_404(Announcement, pk=number, tournament=found)

@@ -193,10 +193,11 @@ class Event(models.Model):
         words of the director who made it."""
         if self.given_name:
             return self.given_name
-        if self.parent_id is not None and self.parent.cut:
+        parent = self.parent if self.parent_id is not None else None
+        if parent is not None and parent.cut:
             return gettext("%(event)s – last %(count)s") % {
-                "event": self.parent.name,
-                "count": self.parent.cut,
+                "event": parent.name,
+                "count": parent.cut,
             }
         return str(self.Format(self.format).label)
 

@@ -8,12 +8,14 @@ Each view parses the request, asks the policy, calls one service, renders.
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -55,7 +57,7 @@ from .services.tournaments import tournament_open_entry_set
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
-def _link(request, path: str) -> str:
+def _link(request: HttpRequest, path: str) -> str:
     """The address a phone opens from a QR code or a printed card: the whole URL, at SITE_URL
     when it is set (the venue's LAN address under `make venue`: the director's own browser
     may be at 127.0.0.1, which no phone reaches), else where this page was asked at."""
@@ -73,7 +75,7 @@ def _open_invitation(player: Player) -> Invitation | None:
 
 
 @sign_in_required
-def me(request):
+def me(request: HttpRequest) -> HttpResponse:
     """The player's home: next match, matches in play, results, ratings, entries."""
     player = own_player(request.user)
     if player is None:
@@ -83,7 +85,7 @@ def me(request):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def my_profile(request):
+def my_profile(request: HttpRequest) -> HttpResponse:
     """The player's own name, club, email and phone, changed through the audited service."""
     player = own_player(request.user)
     if player is None:
@@ -104,11 +106,20 @@ def my_profile(request):
 # --- invitations ---------------------------------------------------------------------------
 
 
-def invitation(request, token: str):
+class _Acceptance(TypedDict, total=False):
+    """What :func:`club.services.invitation_accept` is told besides the token: a new
+    account's username and password, or a signed-in person's confirmed identity."""
+
+    username: str
+    password: str
+    confirmed: bool
+
+
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """A player's personal link: make an account (or link the one signed in), then sign in."""
     found = Invitation.objects.select_related("player").filter(token=token).first()
     refusal = invitation_refusal(found)
-    if refusal is None and found.player.user_id is not None:
+    if refusal is None and found is not None and found.player.user_id is not None:
         refusal = ValidationError(
             _("%(name)s already has an account: they sign in with it.")
             % {"name": found.player.name}
@@ -116,9 +127,10 @@ def invitation(request, token: str):
     if refusal is not None:
         status = 404 if found is None else 410
         return render(request, "invitation.html", {"refusal": refusal.messages[0]}, status=status)
+    assert found is not None, "invitation_refusal refuses a token not found"
     signed_in = request.user.is_authenticated
     form = None if signed_in else AccountForm(request.POST or None)
-    context: dict = {"invitation": found, "form": form}
+    context: dict[str, object] = {"invitation": found, "form": form}
     if signed_in:
         try:  # refused whatever they answer: linked already, or directing the player's event
             invitation_link_refusal(account=request.user, player=found.player, confirmed=True)
@@ -126,9 +138,9 @@ def invitation(request, token: str):
             context["refusal"] = error.messages[0]
             return render(request, "invitation.html", context, status=409)
         context["ask_identity"] = directs(request.user)
-    if request.method == "POST" and (signed_in or form.is_valid()):
-        details: dict = {"confirmed": request.POST.get("identity") == "yes"}
-        if not signed_in:
+    if request.method == "POST" and (form is None or form.is_valid()):  # no form: signed in
+        details: _Acceptance = {"confirmed": request.POST.get("identity") == "yes"}
+        if form is not None:
             details = {
                 "username": form.cleaned_data["username"],
                 "password": form.cleaned_data["password1"],
@@ -152,14 +164,14 @@ def invitation(request, token: str):
     return render(request, "invitation.html", context, status=status)
 
 
-def _card(request, player: Player, invitation: Invitation | None) -> dict:
+def _card(request: HttpRequest, player: Player, invitation: Invitation | None) -> dict[str, object]:
     link = _link(request, invitation.get_absolute_url()) if invitation else ""
     return {"player": player, "invitation": invitation, "link": link}
 
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def player_invitation(request, pk: int):
+def player_invitation(request: HttpRequest, pk: int) -> HttpResponse:
     """One player's invitation: the card to print or show, issued again or withdrawn."""
     person = get_object_or_404(Player.objects.prefetch_related("invitations"), pk=pk)
     require(can_invite(request.user, person))
@@ -188,7 +200,7 @@ def player_invitation(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def tournament_invitations(request, pk: int):
+def tournament_invitations(request: HttpRequest, pk: int) -> HttpResponse:
     """Cards for the tournament's entrants who have no account yet: name, QR code, link."""
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))
@@ -232,12 +244,12 @@ def tournament_invitations(request, pk: int):
 
 
 @require_http_methods(["GET", "POST"])
-def event_ask(request, pk: int):
+def event_ask(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask to enter an event: a player signed in with one button, a visitor making an
     account on the way. Refused in plain words when the event takes no requests, and (429)
     when the visitor's address has made SIGN_UP_RATE accounts already."""
     found = get_object_or_404(Event.objects.select_related("tournament"), pk=pk)
-    context: dict = {"event": found, "tournament": found.tournament}
+    context: dict[str, object] = {"event": found, "tournament": found.tournament}
     if not found.tournament.open_entry or found.drawn:
         context["refusal"] = _("%(event)s does not take requests to enter: ask the director.") % {
             "event": found.name
@@ -304,7 +316,7 @@ def event_ask(request, pk: int):
 
 @sign_in_required
 @require_POST
-def tournament_open_entry(request, pk: int):
+def tournament_open_entry(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))
     form = OpenEntryForm(request.POST)
@@ -316,7 +328,7 @@ def tournament_open_entry(request, pk: int):
     return redirect(f"{found.get_absolute_url()}#requests")
 
 
-def _decide(request, pk: int, approve: bool):
+def _decide(request: HttpRequest, pk: int, approve: bool) -> HttpResponse:
     found = get_object_or_404(
         EntryRequest.objects.select_related("event__tournament", "player"), pk=pk
     )
@@ -338,13 +350,13 @@ def _decide(request, pk: int, approve: bool):
 
 @sign_in_required
 @require_POST
-def entry_request_approve(request, pk: int):
+def entry_request_approve(request: HttpRequest, pk: int) -> HttpResponse:
     return _decide(request, pk, approve=True)
 
 
 @sign_in_required
 @require_POST
-def entry_request_decline(request, pk: int):
+def entry_request_decline(request: HttpRequest, pk: int) -> HttpResponse:
     return _decide(request, pk, approve=False)
 
 
@@ -353,7 +365,7 @@ def entry_request_decline(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def tournament_here(request, pk: int):
+def tournament_here(request: HttpRequest, pk: int) -> HttpResponse:
     """Where the QR code at the venue leads: the player confirms, and is checked in.
 
     Also what the button on the player's home posts to (``entry``: which of their entries).
@@ -388,7 +400,7 @@ def tournament_here(request, pk: int):
 
 
 @sign_in_required
-def check_in_poster(request, pk: int):
+def check_in_poster(request: HttpRequest, pk: int) -> HttpResponse:
     """The page to print and stand at the door: a QR code the players scan to check in."""
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))

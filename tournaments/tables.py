@@ -1,3 +1,10 @@
+# mypy: disallow-subclassing-any=False
+# (django-tables2 has no type hints: a table subclasses Any, as in club/ and matches/tables.py)
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
 import django_tables2 as tables
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -10,13 +17,25 @@ from .pairing.standings import Decider
 from .ratings import CENT
 from .reasons import reason_text
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
-def _place(match):
+    from django.utils.safestring import SafeString
+    from django_stubs_ext import StrOrPromise
+
+    from club.models import Player
+    from matches.models import Match
+
+    from .models import Place, RatingChange
+    from .selectors import StandingRow
+
+
+def _place(match: Match) -> Place | None:
     """The match's place in an event, or None for a match outside any tournament."""
     return getattr(match, "place", None)
 
 
-def _signed(change) -> str:
+def _signed(change: Decimal) -> str:
     """A rating change in the visitor's format with its sign: +12,34 in Italian."""
     return ("+" if change > 0 else "") + number_format(change, decimal_pos=2)
 
@@ -29,10 +48,10 @@ class EventRoundColumns(tables.Table):
     event = tables.Column(verbose_name=_("event"), empty_values=(), orderable=False)
 
     @staticmethod
-    def match_of(record):
+    def match_of(record: Match) -> Match:
         return record
 
-    def render_event(self, record):
+    def render_event(self, record: Match) -> SafeString | str:
         place = _place(self.match_of(record))
         if place is None:
             return ""
@@ -110,27 +129,27 @@ class StandingsTable(tables.Table):
         attrs = {"class": "table standings"}
         orderable = False
 
-    def render_rank(self, value, record):
+    def render_rank(self, value: int, record: StandingRow) -> str | int:
         """A place shared after every tie-break reads "=2" on the page (the download keeps the
         number: a spreadsheet would take "=2" for a formula)."""
         return f"={value}" if record.standing.shared else value
 
-    def value_rank(self, value):
+    def value_rank(self, value: int) -> int:
         return value
 
-    def render_decided_by(self, value):
+    def render_decided_by(self, value: Decider) -> StrOrPromise:
         return DECIDED_BY[value]
 
-    def render_player(self, value, record):
+    def render_player(self, value: Player, record: StandingRow) -> SafeString:
         link = format_html('<a href="{}">{}</a>', value.get_absolute_url(), value.name)
         if not record.withdrawn:
             return link
         return format_html('{} <span class="tag muted">{}</span>', link, _("withdrawn"))
 
-    def value_player(self, value):
+    def value_player(self, value: Player) -> str:
         return value.name
 
-    def value_withdrawn(self, value):
+    def value_withdrawn(self, value: bool) -> StrOrPromise:
         return _("yes") if value else ""
 
 
@@ -138,7 +157,7 @@ SWISS_ONLY = ("byes", "buchholz", "median")
 ROUND_ROBIN_ONLY = ("pool", "head_to_head", "difference", "decided_by")
 
 
-def standings_table(rows, *, swiss: bool) -> StandingsTable:
+def standings_table(rows: Iterable[StandingRow], *, swiss: bool) -> StandingsTable:
     return StandingsTable(rows, exclude=ROUND_ROBIN_ONLY if swiss else SWISS_ONLY)
 
 
@@ -165,22 +184,24 @@ class PairingTable(tables.Table):
         attrs = {"class": "table pairings"}
         orderable = False
 
-    def render_table(self, record):
+    def render_table(self, record: Match) -> int | str:
         """The table the match is at (:mod:`tournaments.venue`); a dash while it waits."""
         table = getattr(record, "table", None)  # no table: Django raises, the column waits
         return table.number if table is not None else "—"
 
-    def render_reason(self, record):
+    def render_reason(self, record: Match) -> str:
         place = record.place
         return reason_text(place.reason_code, place.reason_params, record.player_a, record.player_b)
 
-    def render_result(self, record):
+    def render_result(self, record: Match) -> str:
         if record.status == record.Status.WALKOVER:
-            return _("walkover: %(player)s") % {"player": record.player(record.walkover_winner)}
+            winner = record.walkover_winner
+            assert winner is not None, "a walkover names its winner"
+            return _("walkover: %(player)s") % {"player": record.player(winner)}
         sheet = match_score_sheet(match=record)
         return f"{sheet.score[0]}–{sheet.score[1]}" if sheet.rows or sheet.over else "—"
 
-    def render_match(self, record):
+    def render_match(self, record: Match) -> StrOrPromise:
         return _("sheet")
 
 
@@ -206,10 +227,10 @@ class RatingHistoryTable(EventRoundColumns):
         sequence = ("date", "match", "event", "...")
 
     @staticmethod
-    def match_of(record):
+    def match_of(record: RatingChange) -> Match:  # type: ignore[override]  # a change's match
         return record.match
 
-    def render_change(self, record):
+    def render_change(self, record: RatingChange) -> str:
         return _signed(record.change)  # in the visitor's format, like the ratings beside it
 
 
@@ -232,8 +253,8 @@ class RatingListTable(tables.Table):
         empty_text = _("No player has a rated match yet.")
 
     # SQLite's subtraction leaves 22.3599999...: to the cent before it is shown
-    def render_last_change(self, value):
+    def render_last_change(self, value: Decimal) -> str:
         return _signed(value.quantize(CENT))
 
-    def value_last_change(self, value):
+    def value_last_change(self, value: Decimal) -> Decimal:
         return value.quantize(CENT)

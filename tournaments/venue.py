@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.models import Player
 from club.policy import can_direct, require
 from matches.models import Match
@@ -135,7 +135,7 @@ def match_players_busy(*, match: Match) -> list[Busy]:
     return busy_elsewhere(match, players_busy(others))
 
 
-def tournament_tables_set(*, tournament: Tournament, count: int | None, user: Any) -> Tournament:
+def tournament_tables_set(*, tournament: Tournament, count: int | None, user: Actor) -> Tournament:
     """How many tables the room has (None: matches are not given tables)."""
     require(can_direct(user, tournament))
     if count is not None and not 1 <= count <= MOST_TABLES:
@@ -162,7 +162,7 @@ def tournament_tables_set(*, tournament: Tournament, count: int | None, user: An
     return locked
 
 
-def match_table_move(*, match: Match, number: int, user: Any) -> Table:
+def match_table_move(*, match: Match, number: int, user: Actor) -> Table:
     """Move a match to another table of the room; a match at that table takes its place."""
     tournament = Tournament.objects.get(events__places__match=match)
     require(can_direct(user, tournament))

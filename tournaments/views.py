@@ -1,7 +1,10 @@
 """Public pages for players, and the director's player form."""
 
+from typing import TypedDict
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,28 +26,35 @@ from .ratings import fibs_steps, rating_kept
 from .selectors import player_list, player_match_list, player_rating_history, rating_list
 from .tables import PlayerMatchTable, RatingHistoryTable, RatingListTable
 
+
+class Example(TypedDict):
+    winner: tuple[float, int]  # rating, experience
+    loser: tuple[float, int]
+    length: int
+
+
 # the formula page's worked example: a newcomer rated below an experienced player beats them
 # in a 7-point match; every figure shown is computed from these by tournaments.ratings
-EXAMPLE = {"winner": (1580.0, 150), "loser": (1720.0, 860), "length": 7}
+EXAMPLE: Example = {"winner": (1580.0, 150), "loser": (1720.0, 860), "length": 7}
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     recent = MatchTable(match_list()[:10], orderable=False)
     return render(request, "home.html", {"recent": recent})
 
 
-def players(request):
+def players(request: HttpRequest) -> HttpResponse:
     filterset = PlayerFilter(request.GET, queryset=player_list())
     return table_page(request, PlayerTable(filterset.qs), filterset, "players.html", "players")
 
 
-def ratings(request):
+def ratings(request: HttpRequest) -> HttpResponse:
     """The club's rating list, public like the players' list."""
     filterset = PlayerFilter(request.GET, queryset=rating_list())
     return table_page(request, RatingListTable(filterset.qs), filterset, "ratings.html", "ratings")
 
 
-def rating_formula(request):
+def rating_formula(request: HttpRequest) -> HttpResponse:
     """The FIBS formula as the site computes it, with a worked example computed by it."""
     steps = fibs_steps(**EXAMPLE)
     favourite = fibs_steps(
@@ -60,7 +70,7 @@ def rating_formula(request):
     return render(request, "rating_formula.html", context)
 
 
-def player(request, pk: int):
+def player(request: HttpRequest, pk: int) -> HttpResponse:
     person = get_object_or_404(Player, pk=pk)
     matches = list(player_match_list(player=person))
     won, lost = player_record(player=person, matches=matches)
@@ -83,7 +93,7 @@ def player(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def player_new(request):
+def player_new(request: HttpRequest) -> HttpResponse:
     require(can_create(request.user))
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -96,7 +106,7 @@ def player_new(request):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def player_edit(request, pk: int):
+def player_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's details put right: a misspelt name, a new club, an email."""
     person = get_object_or_404(Player, pk=pk)
     require(can_change_player(request.user, person))
@@ -117,12 +127,12 @@ def player_edit(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def players_import_view(request):
+def players_import_view(request: HttpRequest) -> HttpResponse:
     """Upload a CSV of players, see what each row will do, confirm; refusals on the page."""
     require(can_create(request.user))
     posted = request.method == "POST"
     form = PlayersFileForm(request.POST if posted else None, request.FILES if posted else None)
-    context: dict = {"form": form, "lines": None}
+    context: dict[str, object] = {"form": form, "lines": None}
     if posted and form.is_valid():
         rows = form.cleaned_data["rows"]
         if "confirm" in request.POST:
@@ -149,9 +159,9 @@ def players_import_view(request):
     return render(request, "players_import.html", context, status=status)
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return render(request, "404.html", status=404)
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> HttpResponse:
     return render(request, "500.html", status=500)

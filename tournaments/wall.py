@@ -8,10 +8,12 @@ Read in a fixed number of queries an event, like the event page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .models import Event, Tournament
 from .selectors import (
+    BracketSection,
+    Progress,
+    RoundPairings,
     event_bracket_sections,
     event_entries,
     event_knockout,
@@ -21,7 +23,7 @@ from .selectors import (
     event_standings,
     tournament_events,
 )
-from .tables import PairingTable, standings_table
+from .tables import PairingTable, StandingsTable, standings_table
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,8 @@ class Screen:
     kind: str
     event: Event
     title: str = ""
-    content: Any = None  # a BracketSection, a RoundPairings with its table, a StandingsTable
-    progress: Any = None
+    content: BracketSection | tuple[RoundPairings, PairingTable] | StandingsTable | None = None
+    progress: Progress | None = None
 
 
 def tournament_wall(*, tournament: Tournament) -> list[Screen]:
@@ -68,7 +70,7 @@ def tournament_wall(*, tournament: Tournament) -> list[Screen]:
     return screens
 
 
-def _in_play(section) -> bool:
+def _in_play(section: BracketSection) -> bool:
     """A section with a match still to be decided, or still to be made (its players to come);
     a bye is no match."""
     return any(

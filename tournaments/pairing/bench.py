@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 
 from .bracket import double_elimination, with_consolation
 from .swiss import SwissPlayer, swiss_round
@@ -27,7 +28,7 @@ def swiss_field(size: int, rng: random.Random) -> list[SwissPlayer]:
     return [SwissPlayer(k, wins[k], k + 1, opponents=frozenset(opponents[k])) for k in range(size)]
 
 
-def best_of(repeat: int, work) -> float:
+def best_of(repeat: int, work: Callable[[], object]) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()

@@ -30,7 +30,7 @@ def circle_rounds(players: Sequence[T]) -> list[list[tuple[T, T | None]]]:
     rounds = []
     for _ in range(n - 1):
         pairs = [(field[i], field[n - 1 - i]) for i in range(n // 2)]
-        rounds.append([(a, b) if a is not None else (b, a) for a, b in pairs])  # type: ignore[misc]
+        rounds.append([(a, b) if a is not None else (b, a) for a, b in pairs])
         field = [field[0], field[-1], *field[1:-1]]
     return rounds  # type: ignore[return-value]
 

@@ -32,7 +32,7 @@ the three is the worst, A and B are level on it, and A beat B:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -82,7 +82,7 @@ class Standing:
     head_to_head: int = 0
     points_for: int = 0
     points_against: int = 0
-    opponents: tuple = field(default=(), repr=False)
+    opponents: tuple[Hashable, ...] = field(default=(), repr=False)
     shared: bool = False  # another player has the same rank: level on every tie-break
     decided_by: Decider | None = None  # round robin only
 
@@ -99,7 +99,7 @@ class _Tally:
     missed: int = 0
     points_for: int = 0
     points_against: int = 0
-    opponents: list = field(default_factory=list)
+    opponents: list[Hashable] = field(default_factory=list)
 
 
 def _tally(
@@ -231,7 +231,7 @@ def _separate(
     them apart; a tier of two or more starts again from head-to-head among itself only.
     ``level`` is in seed order, and so is each tier."""
     mini = _mini_league(level, results)
-    values = {
+    values: dict[Decider, Callable[[Hashable], int]] = {
         Decider.HEAD_TO_HEAD: lambda k: mini[k][0],
         Decider.HEAD_TO_HEAD_DIFFERENCE: lambda k: mini[k][1],
         Decider.DIFFERENCE: lambda k: tallies[k].points_for - tallies[k].points_against,
@@ -256,7 +256,7 @@ def _separate(
     return [level]
 
 
-def _ranked(rows: list[Standing], tie) -> list[Standing]:
+def _ranked(rows: list[Standing], tie: Callable[[Standing], tuple[int, ...]]) -> list[Standing]:
     """Number the rows; players equal on every tie-break share a rank (the seed only orders)."""
     ranked: list[Standing] = []
     for index, row in enumerate(rows):

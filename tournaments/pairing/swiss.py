@@ -38,7 +38,7 @@ class SwissPlayer:
     wins: int
     rank: int
     had_bye: bool = False
-    opponents: frozenset = frozenset()
+    opponents: frozenset[Hashable] = frozenset()
 
 
 # why a pairing was made: code -> English description ({first} and {second} are the players)
@@ -109,7 +109,8 @@ def _matching(standing: Sequence[SwissPlayer], window: int) -> set[tuple[int, in
                 fold_gap = abs((j - i) - group_size[a.wins] // 2) if a.wins == b.wins else j - i
                 weight = SCORE_WEIGHT - FLOAT_COST * (a.wins - b.wins) ** 2 - fold_gap
             graph.add_edge(i, j, weight=weight)
-    return nx.max_weight_matching(graph, maxcardinality=True)
+    matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
+    return matching
 
 
 def _wins(count: int) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.actors import Actor
 from club.policy import can_direct, require
 from matches.models import Match
 from matches.services import match_delete
@@ -47,7 +47,7 @@ def draw_order(entries: Sequence[Entry], *, seeding: str, seed: int | None) -> l
     return random_seeding(alphabetical, random.Random(seed))
 
 
-def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
+def event_draw(*, event: Event, seed: int | None = None, user: Actor) -> Event:
     """Seed the checked-in players and make the first matches (byes advance at once)."""
     require(can_direct(user, event.tournament))
     with transaction.atomic():
@@ -73,18 +73,21 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
                 % {"count": len(entries)},
                 code="too_few",
             )
-        if locked.format == Event.Format.ROUND_ROBIN and len(entries) < 2 * locked.pools:
-            raise ValidationError(
-                _("%(count)s players cannot fill %(pools)s pools of two or more.")
-                % {"count": len(entries), "pools": locked.pools}
-            )
+        pools = locked.pools
+        if locked.format == Event.Format.ROUND_ROBIN:
+            assert pools is not None, "a round robin has its pools (_event_setup_checked)"
+            if len(entries) < 2 * pools:
+                raise ValidationError(
+                    _("%(count)s players cannot fill %(pools)s pools of two or more.")
+                    % {"count": len(entries), "pools": pools}
+                )
         if locked.seeding == Event.Seeding.RANDOM:
             locked.draw_seed = seed if seed is not None else secrets.randbits(48)
         ordered = draw_order(entries, seeding=locked.seeding, seed=locked.draw_seed)
         for number, entry in enumerate(ordered, 1):
             entry.seed = number
-        if locked.format == Event.Format.ROUND_ROBIN:
-            for pool, members in enumerate(snake_pools(ordered, locked.pools), 1):
+        if pools is not None and locked.format == Event.Format.ROUND_ROBIN:
+            for pool, members in enumerate(snake_pools(ordered, pools), 1):
                 for entry in members:
                     entry.pool = pool
         Entry.objects.bulk_update(ordered, ["seed", "pool"])
@@ -110,7 +113,7 @@ def event_draw(*, event: Event, seed: int | None = None, user: Any) -> Event:
 
 
 def event_redraw(
-    *, event: Event, seed: int | None = None, drawn_at: str | None = None, user: Any
+    *, event: Event, seed: int | None = None, drawn_at: str | None = None, user: Actor
 ) -> Event:
     """Make the draw again, before any match of the event has begun: its matches (and a
     Swiss's byes) are removed and the checked-in players drawn with a new seed, or the one
@@ -127,7 +130,7 @@ def event_redraw(
     return redrawn
 
 
-def event_draw_undo(*, event: Event, drawn_at: str | None = None, user: Any) -> Event:
+def event_draw_undo(*, event: Event, drawn_at: str | None = None, user: Actor) -> Event:
     """Take the draw back and open check-in again, before any match has begun: for players
     who arrive late, or check-ins to put right. The old draw stays in the audit."""
     require(can_direct(user, event.tournament))
@@ -138,13 +141,14 @@ def event_draw_undo(*, event: Event, drawn_at: str | None = None, user: Any) -> 
     return locked
 
 
-def _draw_take_back(event: Event, *, drawn_at: str | None, user: Any, code: str) -> Event:
+def _draw_take_back(event: Event, *, drawn_at: str | None, user: Actor, code: str) -> Event:
     """Remove a draw no match of which has begun; the draw as it was goes in the audit."""
     locked = (
         Event.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=event.pk)
     )
     if not locked.drawn:
         raise ValidationError(_("The draw of %(event)s is not made yet.") % {"event": locked.name})
+    assert locked.drawn_at is not None, "a drawn event has the time of its draw"
     if drawn_at is not None and drawn_at != locked.drawn_at.isoformat():
         raise ValidationError(
             _(
@@ -183,7 +187,8 @@ def _draw_take_back(event: Event, *, drawn_at: str | None, user: Any, code: str)
             % {"event": locked.name, "match": str(begun[0])}
         )
     drawn = sorted(
-        (e for e in event_entries(event=locked) if e.seed is not None), key=lambda e: e.seed
+        ((e.seed, e) for e in event_entries(event=locked) if e.seed is not None),
+        key=lambda pair: pair[0],
     )
     tournament_audit_record(
         locked.tournament,
@@ -194,7 +199,7 @@ def _draw_take_back(event: Event, *, drawn_at: str | None, user: Any, code: str)
         before={
             "seed": locked.draw_seed,
             "seeding": locked.seeding,
-            "seeds": [[e.seed, e.player.name] for e in drawn],
+            "seeds": [[seed, e.player.name] for seed, e in drawn],
         },
     )
     for match in matches:
@@ -207,12 +212,12 @@ def _draw_take_back(event: Event, *, drawn_at: str | None, user: Any, code: str)
     return locked
 
 
-def _schedule_round_robin(event: Event, ordered: list[Entry], user) -> None:
-    for pool in sorted({e.pool for e in ordered}):
+def _schedule_round_robin(event: Event, ordered: list[Entry], user: Actor) -> None:
+    for pool in sorted({e.pool for e in ordered if e.pool is not None}):  # each has its pool
         members = [e.player for e in ordered if e.pool == pool]
         letter = chr(ord("A") + pool - 1)
         for number, pairs in enumerate(circle_rounds(members), 1):
-            for index, (a, b) in enumerate(p for p in pairs if p[1] is not None):
+            for index, (a, b) in enumerate((a, b) for a, b in pairs if b is not None):
                 place_create(
                     event=event,
                     round=number,

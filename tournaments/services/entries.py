@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.audit import audit_for_subject
 from club.models import AuditEntry, Player
 from club.policy import can_check_in, can_direct, is_own_entry, require
@@ -24,7 +25,7 @@ from ..venue import tables_assign
 from ._common import arriving_entry, refuse_finished
 
 
-def entry_register(*, event: Event, player: Player, user: Any) -> Entry:
+def entry_register(*, event: Event, player: Player, user: Actor) -> Entry:
     """Entries are taken until the draw (late entries included); a last chance takes only
     players who have played a knockout of the tournament and are out of it."""
     require(can_direct(user, event.tournament))
@@ -63,7 +64,7 @@ def entry_register(*, event: Event, player: Player, user: Any) -> Entry:
 
 
 def _entry_audit(
-    entry: Entry, user: Any, code: str, before: str | None = None, **extra: Any
+    entry: Entry, user: Actor, code: str, before: str | None = None, **extra: Any
 ) -> None:
     tournament_audit_record(
         entry.event.tournament,
@@ -85,7 +86,7 @@ def _locked_entry(entry: Entry) -> Entry:
     )
 
 
-def entry_check_in(*, entry: Entry, user: Any) -> Entry:
+def entry_check_in(*, entry: Entry, user: Actor) -> Entry:
     """The tournament's directors check anyone in; a player signed in checks themselves in,
     while check-in is open (:func:`club.policy.can_check_in`). A player who is too late
     reads why rather than a bare refusal."""
@@ -108,7 +109,7 @@ def entry_check_in(*, entry: Entry, user: Any) -> Entry:
     return locked
 
 
-def event_check_in_all(*, event: Event, user: Any) -> int:
+def event_check_in_all(*, event: Event, user: Actor) -> int:
     """Check in every player entered and not withdrawn; each check-in is audited. Returns
     how many were checked in now."""
     require(can_direct(user, event.tournament))
@@ -124,7 +125,7 @@ def event_check_in_all(*, event: Event, user: Any) -> int:
     return count
 
 
-def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
+def entry_withdraw(*, entry: Entry, user: Actor) -> Entry:
     """Before the draw the entry simply leaves it; after, each opponent still waiting for a
     match with the player gets a walkover, and later matches are walkovers as they come."""
     require(can_direct(user, entry.event.tournament))
@@ -154,7 +155,7 @@ def entry_withdraw(*, entry: Entry, user: Any) -> Entry:
     return locked
 
 
-def entry_check_in_undo(*, entry: Entry, user: Any) -> Entry:
+def entry_check_in_undo(*, entry: Entry, user: Actor) -> Entry:
     """A player checked in by mistake is registered again; only before the draw."""
     require(can_direct(user, entry.event.tournament))
     with transaction.atomic():
@@ -180,6 +181,12 @@ def _withdrawal(entry: Entry) -> AuditEntry | None:
     return audit_for_subject(subject=entry).filter(code="entry.withdrawn").order_by("-id").first()
 
 
+def _walkover_winner(match: Match) -> Player:
+    side = match.walkover_winner
+    assert side is not None, "a walkover names its winner"
+    return match.player(side)
+
+
 def _withdrawal_walkovers(entry: Entry, withdrawal: AuditEntry | None) -> list[Match]:
     """The walkovers the entry's withdrawal gave its opponents (at once, or as their matches
     came), latest first: the player's walkover losses recorded after the withdrawal."""
@@ -188,7 +195,7 @@ def _withdrawal_walkovers(entry: Entry, withdrawal: AuditEntry | None) -> list[M
     lost = [
         m
         for m in event_player_matches(event=entry.event, player=entry.player)
-        if m.status == Match.Status.WALKOVER and m.player(m.walkover_winner).pk != entry.player_id
+        if m.status == Match.Status.WALKOVER and _walkover_winner(m).pk != entry.player_id
     ]
     since = set(
         AuditEntry.objects.filter(
@@ -199,7 +206,7 @@ def _withdrawal_walkovers(entry: Entry, withdrawal: AuditEntry | None) -> list[M
     return sorted(found, key=lambda m: (m.place.round, m.pk), reverse=True)
 
 
-def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
+def entry_reinstate(*, entry: Entry, user: Actor) -> Entry:
     """Undo a withdrawal: the player is back as they were, and each walkover it gave is taken
     back (the opponent leaves the match they had moved on to, a walkover match is to be
     played again). Refused once a later match fed by one of those walkovers has begun (US
@@ -244,7 +251,7 @@ def entry_reinstate(*, entry: Entry, user: Any) -> Entry:
     return locked
 
 
-def entry_substitute(*, entry: Entry, player: Player, user: Any) -> Entry:
+def entry_substitute(*, entry: Entry, player: Player, user: Actor) -> Entry:
     """A withdrawn player's place in the draw taken by a player who arrives, checked in at
     once (entered and not checked in, or not entered: see :func:`arriving_entry`): the
     walkovers the withdrawal gave are taken back and their matches are the newcomer's to
@@ -326,7 +333,7 @@ def _walkover_followed(walkovers: list[Match]) -> dict[str, str] | None:
         if later is not None:
             return {
                 "match": str(match),
-                "opponent": match.player(match.walkover_winner).name,
+                "opponent": _walkover_winner(match).name,
                 "later": str(later),
             }
     return None

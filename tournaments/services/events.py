@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.policy import can_direct, require
 from matches.models import Match
 from matches.services import length_checked, match_length_change
@@ -59,7 +60,7 @@ def event_create(
     parent: Event | None = None,
     holland: bool = False,
     third_place: bool = False,
-    user: Any,
+    user: Actor,
 ) -> Event:
     require(can_direct(user, tournament))
     _event_setup_checked(format=format, swiss_rounds=swiss_rounds, cut=cut, pools=pools)
@@ -135,7 +136,7 @@ def _event_facts(event: Event) -> dict[str, Any]:
 def event_update(
     *,
     event: Event,
-    user: Any,
+    user: Actor,
     name: str = KEEP,
     holland: bool = KEEP,
     format: str = KEEP,
@@ -161,7 +162,7 @@ def event_update(
             .get(pk=event.pk)
         )
         before = _event_facts(locked)
-        given = {
+        given: dict[str, Any] = {
             "format": format,
             "lengths": list(lengths) if lengths is not KEEP else KEEP,
             "seeding": seeding,
@@ -233,7 +234,7 @@ def event_update(
     return locked
 
 
-def _lengths_after_draw(event: Event, lengths: Sequence[int], user: Any) -> None:
+def _lengths_after_draw(event: Event, lengths: Sequence[int], user: Actor) -> None:
     """The event's lengths after its draw: the matches not yet begun take theirs at once
     (a final the last length given), later rounds as they are made; a match begun or
     decided keeps its length, and a change to it is refused in words."""

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.models import Player
 from club.policy import can_direct, require
 from matches.models import Match
@@ -21,7 +22,7 @@ from ._common import arriving_entry, refuse_finished
 from .entries import entry_check_in, entry_register
 
 
-def entry_late_add(*, event: Event, player: Player, user: Any) -> Entry:
+def entry_late_add(*, event: Event, player: Player, user: Actor) -> Entry:
     """A player who arrives after the draw, checked in at once: one entered who had not
     checked in, or one not entered at all.
 

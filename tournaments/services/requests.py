@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.models import Player
 from club.policy import can_ask_to_enter, can_direct, own_player, require
 from club.services import player_sign_up
@@ -18,7 +18,7 @@ from ..models import EntryRequest, Event
 from .entries import entry_register
 
 
-def _request_audit(request: EntryRequest, user: Any, code: str) -> None:
+def _request_audit(request: EntryRequest, user: Actor, code: str) -> None:
     tournament_audit_record(
         request.event.tournament,
         user,
@@ -36,7 +36,7 @@ def _closed(event: Event) -> ValidationError:
     )
 
 
-def _request_insert(event: Event, player: Player, user: Any) -> EntryRequest:
+def _request_insert(event: Event, player: Player, user: Actor) -> EntryRequest:
     """The refusals in plain words, then the request (the caller holds the event's lock)."""
     if not event.tournament.open_entry or event.drawn:
         raise _closed(event)
@@ -53,13 +53,13 @@ def _request_insert(event: Event, player: Player, user: Any) -> EntryRequest:
             code="pending",
         )
     request = EntryRequest.objects.create(
-        event=event, player=player, asked_by=user if user.is_authenticated else None
+        event=event, player=player, asked_by=user if isinstance(user, User) else None
     )
     _request_audit(request, user, "entry_request.asked")
     return request
 
 
-def entry_request_create(*, event: Event, user: Any) -> EntryRequest:
+def entry_request_create(*, event: Event, user: Actor) -> EntryRequest:
     """The player signed in asks to enter the event: refused in plain words when the
     tournament does not take requests, the draw is made, or they are entered or waiting."""
     player = own_player(user)
@@ -80,7 +80,7 @@ def entry_request_sign_up(
     club: str = "",
     email: str = "",
     phone: str = "",
-    user: Any,
+    user: Actor,
 ) -> EntryRequest:
     """A visitor makes an account, registers as a player and asks to enter the event, all or
     nothing; only while the event takes requests."""
@@ -100,7 +100,7 @@ def entry_request_sign_up(
         return _request_insert(locked, player, account)
 
 
-def entry_request_decide(*, request: EntryRequest, approve: bool, user: Any) -> EntryRequest:
+def entry_request_decide(*, request: EntryRequest, approve: bool, user: Actor) -> EntryRequest:
     """A director approves (the player is entered, :func:`entry_register` refusing as it
     does) or declines a request still waiting."""
     require(can_direct(user, request.event.tournament))
@@ -120,7 +120,7 @@ def entry_request_decide(*, request: EntryRequest, approve: bool, user: Any) -> 
             entry_register(event=locked.event, player=locked.player, user=user)
         locked.status = EntryRequest.Status.APPROVED if approve else EntryRequest.Status.DECLINED
         locked.decided_at = timezone.now()
-        locked.decided_by = user if getattr(user, "is_authenticated", False) else None
+        locked.decided_by = user if isinstance(user, User) else None
         locked.save(update_fields=["status", "decided_at", "decided_by"])
         code = "entry_request.approved" if approve else "entry_request.declined"
         _request_audit(locked, user, code)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.actors import Actor
+from club.models import Player
 from club.policy import can_direct, require
 from matches.services import length_checked
 
@@ -24,7 +26,7 @@ from ..venue import tables_assign
 from .events import event_create
 
 
-def event_pair_next_round(*, event: Event, user: Any) -> int:
+def event_pair_next_round(*, event: Event, user: Actor) -> int:
     """Pair the next Swiss round once the last one is finished; returns its number."""
     require(can_direct(user, event.tournament))
     with transaction.atomic():
@@ -33,6 +35,8 @@ def event_pair_next_round(*, event: Event, user: Any) -> int:
             raise ValidationError(_("Only a drawn Swiss is paired round by round."))
         matches = list(event_matches(event=locked))
         played = max((m.place.round for m in matches), default=0)
+        rounds = locked.swiss_rounds
+        assert rounds is not None, "a Swiss has its number of rounds (_event_setup_checked)"
         unfinished = [m for m in matches if not m.decided]
         if unfinished:
             raise ValidationError(
@@ -43,21 +47,21 @@ def event_pair_next_round(*, event: Event, user: Any) -> int:
                 )
                 % {"round": played, "count": len(unfinished)}
             )
-        if played >= locked.swiss_rounds:
+        if played >= rounds:
             raise ValidationError(
                 ngettext(
                     "The Swiss's only round is paired.",
                     "All %(rounds)s Swiss rounds are paired.",
-                    locked.swiss_rounds,
+                    rounds,
                 )
-                % {"rounds": locked.swiss_rounds}
+                % {"rounds": rounds}
             )
         swiss_round_pair(locked, played + 1, user)
         tables_assign(tournament=locked.tournament)
     return played + 1
 
 
-def swiss_round_pair(event: Event, number: int, user: Any) -> None:
+def swiss_round_pair(event: Event, number: int, user: Actor) -> None:
     """Pair round ``number`` of the Swiss from its standings (a bye when the field is odd),
     for :func:`event_pair_next_round` and the draw (round 1); the caller holds the event's
     lock, in its transaction."""
@@ -85,7 +89,7 @@ def swiss_round_pair(event: Event, number: int, user: Any) -> None:
     ]
     if len(field) < 2:
         raise ValidationError(_("Fewer than two players are left to pair."))
-    names = {row.player.pk: row.player for row in standings}
+    names: dict[Hashable, Player] = {row.player.pk: row.player for row in standings}
     pairings = swiss_round(field)
     for index, pairing in enumerate(pairings, 1):
         first, reason = names[pairing.first], pairing.reason
@@ -127,7 +131,7 @@ def swiss_round_pair(event: Event, number: int, user: Any) -> None:
 def event_cut(
     *,
     event: Event,
-    user: Any,
+    user: Actor,
     lengths: Sequence[int] | None = None,
     chosen: Iterable[int] | None = None,
     version: str | None = None,

@@ -8,10 +8,12 @@ import datetime
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.policy import can_create, can_direct, require
 from rules.text import one_line
 
@@ -21,7 +23,7 @@ from ._common import KEEP
 
 
 def tournament_create(
-    *, name: str, date: datetime.date, venue: str = "", directors: Iterable = (), user: Any
+    *, name: str, date: datetime.date, venue: str = "", directors: Iterable[User] = (), user: Actor
 ) -> Tournament:
     """The director who creates a tournament is one of its directors. Its name and venue are
     stored on one line (:func:`rules.text.one_line`), as a player's details are."""
@@ -32,7 +34,7 @@ def tournament_create(
     with transaction.atomic():
         tournament = Tournament.objects.create(name=name, date=date, venue=venue)
         tournament.directors.set(list(directors))
-        if getattr(user, "is_authenticated", False):
+        if isinstance(user, User):  # a person, not a visitor or the site
             tournament.directors.add(user)
         tournament_audit_record(
             tournament,
@@ -50,7 +52,7 @@ def tournament_create(
 
 def _tournament_set(
     tournament: Tournament,
-    user: Any,
+    user: Actor,
     code: str,
     values: dict[str, Any],
     *,
@@ -79,7 +81,7 @@ def _tournament_set(
     return locked
 
 
-def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Any) -> Tournament:
+def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Actor) -> Tournament:
     """Let the players of every match of the tournament enter dice rolled at the table."""
     require(can_direct(user, tournament))
     return _tournament_set(
@@ -92,7 +94,7 @@ def tournament_dice_allow(*, tournament: Tournament, allowed: bool, user: Any) -
     )
 
 
-def tournament_open_entry_set(*, tournament: Tournament, allowed: bool, user: Any) -> Tournament:
+def tournament_open_entry_set(*, tournament: Tournament, allowed: bool, user: Actor) -> Tournament:
     """Let players signed in ask to enter the tournament's events (a director approves)."""
     require(can_direct(user, tournament))
     return _tournament_set(
@@ -105,7 +107,7 @@ def tournament_open_entry_set(*, tournament: Tournament, allowed: bool, user: An
     )
 
 
-def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: Any) -> Tournament:
+def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: Actor) -> Tournament:
     """How a Swiss counts the rounds a late arrival missed: losses, or byes (a win each)."""
     require(can_direct(user, tournament))
     if count_as not in Tournament.LateRounds.values:
@@ -120,7 +122,12 @@ def tournament_late_rounds_set(*, tournament: Tournament, count_as: str, user: A
 
 
 def tournament_reports_set(
-    *, tournament: Tournament, results_by: str, report_detail: str, confirm_minutes: int, user: Any
+    *,
+    tournament: Tournament,
+    results_by: str,
+    report_detail: str,
+    confirm_minutes: int,
+    user: Actor,
 ) -> Tournament:
     """Who enters the results: the directors only, or the players (reported by one, confirmed
     by the opponent); how the players report; how long a report waits for the opponent
@@ -154,11 +161,11 @@ def _tournament_facts(tournament: Tournament) -> dict[str, Any]:
 def tournament_update(
     *,
     tournament: Tournament,
-    user: Any,
+    user: Actor,
     name: str = KEEP,
     date: datetime.date = KEEP,
     venue: str = KEEP,
-    directors: Iterable = KEEP,
+    directors: Iterable[User] = KEEP,
     physical_dice: bool = KEEP,
 ) -> Tournament:
     """Put a tournament's details right; what is not given stays. Only its directors (and

@@ -9,11 +9,12 @@ import datetime
 import random
 import secrets
 from pathlib import Path
+from typing import Any, TypeAlias
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
-from django.core.management.base import BaseCommand, CommandError
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from club.models import Player
@@ -48,7 +49,8 @@ TOURNAMENT = "Torneo d'Autunno"
 DRAW_SEED = 20261122
 DEMO_TABLES = 8  # the club's room: the two events' first rounds need 10, so two matches wait
 # (player a, player b, length, games as (winner, cube, result, resigned)) or a final score
-MATCHES = [
+GameRow: TypeAlias = tuple[int, int, str, int | None]
+MATCHES: list[tuple[int, int, int, list[GameRow] | tuple[int, int]]] = [
     # 2-0, 2-2, 4-2, then the Crawford game 4-3, post-Crawford 5-3
     (
         0,
@@ -72,12 +74,12 @@ MATCHES = [
 class Command(BaseCommand):
     help = "Load a demo club (players and matches) and a director account, once."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--force", action="store_true", help="load it even with DEBUG off (a server)"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["force"]:
             raise CommandError(
                 "This site runs with DEBUG off, so it looks like a server: the demo club would add "
@@ -142,7 +144,7 @@ class Command(BaseCommand):
         secret.write_text(password + "\n", encoding="utf-8")
         return user.username, password
 
-    def load(self, director) -> None:
+    def load(self, director: User) -> None:
         people = [player_create(name=n, club=c, country=k, user=director) for n, c, k in PLAYERS]
         today = datetime.date.today()
         for offset, (a, b, length, played) in enumerate(MATCHES):
@@ -169,7 +171,7 @@ class Command(BaseCommand):
                     user=director,
                 )
 
-    def player_account(self, password: str, director) -> Player | None:
+    def player_account(self, password: str, director: User) -> Player | None:
         """A player of the demo tournament with an account ("player", the director's
         password), to try the players' side: My page, reporting a result. Made once."""
         users = get_user_model()
@@ -189,7 +191,7 @@ class Command(BaseCommand):
         user = users.objects.create_user("player", password=password)
         return player_update(player=waiting.player_a, account=user, user=director)
 
-    def load_board(self, director) -> Match:
+    def load_board(self, director: User) -> Match:
         """A game in progress on the site's board, with dice as if rolled at the table."""
         first, second = Player.objects.order_by("pk")[:2]
         match = match_create(player_a=first, player_b=second, length=5, user=director)
@@ -209,7 +211,7 @@ class Command(BaseCommand):
             )
         return match
 
-    def load_tournament(self, director) -> None:
+    def load_tournament(self, director: User) -> None:
         """A 12-player knockout with a consolation, round 1 played; a Swiss in its first round."""
         guests = [player_create(name=n, club=c, country=k, user=director) for n, c, k in GUESTS]
         club = [Player.objects.get(name=name) for name, _, _ in PLAYERS]
