@@ -13,6 +13,8 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import URLPattern, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
+from tournaments.transfer_views import transfer_schema
+
 from .api import api, error_response, guarded
 
 app_name = api.urls_namespace
@@ -86,5 +88,7 @@ patterns, _app, _namespace = api.urls
 urlpatterns = [
     path("", read_only(guarded(index, static=True)), name="api-root"),
     *[_pattern(p) for p in patterns if p.name != "api-root"],
+    # the tournament file's JSON Schema, beside the API's (docs/api.md)
+    path("transfer.schema.json", read_only(transfer_schema), name="transfer-schema"),
     re_path(r"^(?P<rest>[\s\S]*)$", read_only(nothing_here)),  # a line break too
 ]
