@@ -11,6 +11,7 @@ takes it once, inside the import's transaction.
 from __future__ import annotations
 
 from collections.abc import Iterable
+
 from django.db import transaction
 
 from club.actors import Actor
