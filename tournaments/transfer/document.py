@@ -23,8 +23,7 @@ from typing import Annotated, Any, Final, Literal
 from uuid import UUID
 
 from django.db.models import Model
-from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext, gettext_noop
 from pydantic import (
     AfterValidator,
     AwareDatetime,
@@ -83,26 +82,28 @@ class Says:
 
     @classmethod
     def whole(cls, low: int, high: int) -> Says:
-        return cls(N_("a whole number from %(low)s to %(high)s"), (("low", low), ("high", high)))
+        return cls(
+            gettext_noop("a whole number from %(low)s to %(high)s"), (("low", low), ("high", high))
+        )
 
     @classmethod
     def text(cls, count: int) -> Says:
-        return cls(N_("text of at most %(count)s characters"), (("count", count),))
+        return cls(gettext_noop("text of at most %(count)s characters"), (("count", count),))
 
     @classmethod
     def choice(cls, values: list[str]) -> Says:
-        return cls(N_("one of %(choices)s"), (("choices", ", ".join(values)),))
+        return cls(gettext_noop("one of %(choices)s"), (("choices", ", ".join(values)),))
 
 
-FLAG = Says(N_("true or false"))
-OBJECT = Says(N_("an object"))
-LIST = Says(N_("a list"))
-NOT_EMPTY = Says(N_("text that is not empty"))
-COUNTRY = Says(N_("a country's two-letter code (IT, CH) or its name"))
-DICE = Says(N_("two dice from 1 to 6, or nothing (null)"))
-ROLLED = Says(N_("two dice from 1 to 6"))
-NUL = Says(N_("text without NUL characters"))
-FINITE = Says(N_("a finite number"))
+FLAG = Says(gettext_noop("true or false"))
+OBJECT = Says(gettext_noop("an object"))
+LIST = Says(gettext_noop("a list"))
+NOT_EMPTY = Says(gettext_noop("text that is not empty"))
+COUNTRY = Says(gettext_noop("a country's two-letter code (IT, CH) or its name"))
+DICE = Says(gettext_noop("two dice from 1 to 6, or nothing (null)"))
+ROLLED = Says(gettext_noop("two dice from 1 to 6"))
+NUL = Says(gettext_noop("text without NUL characters"))
+FINITE = Says(gettext_noop("a finite number"))
 
 
 def wrong(says: Says) -> PydanticCustomError:
@@ -175,16 +176,16 @@ MaybeSide = Annotated[int | None, Field(ge=0, le=1), Says.whole(0, 1)]
 Resigned = Annotated[int | None, Field(ge=1, le=3), Says.whole(1, 3)]  # 1 single, 2, 3
 Flag = Annotated[bool, FLAG]
 Moment = Annotated[  # a date and time with its zone; written in UTC
-    AwareDatetime, PlainSerializer(_utc), Says(N_("a date and time with its time zone"))
+    AwareDatetime, PlainSerializer(_utc), Says(gettext_noop("a date and time with its time zone"))
 ]
 MaybeMoment = Annotated[
     AwareDatetime | None,
     PlainSerializer(lambda moment: None if moment is None else _utc(moment)),
-    Says(N_("a date and time with its time zone")),
+    Says(gettext_noop("a date and time with its time zone")),
 ]
-Day = Annotated[datetime.date, Says(N_("a date (YYYY-MM-DD)"))]
+Day = Annotated[datetime.date, Says(gettext_noop("a date (YYYY-MM-DD)"))]
 Score = Annotated[int, Field(ge=0, le=SMALL)]
-Pair = Annotated[tuple[Score, Score] | None, Says(N_("two numbers, or nothing (null)"))]
+Pair = Annotated[tuple[Score, Score] | None, Says(gettext_noop("two numbers, or nothing (null)"))]
 Die = Annotated[int, Field(ge=1, le=6)]
 Dice = Annotated[tuple[Die, Die] | None, DICE]
 JsonObject = Annotated[dict[str, JsonValue], Field(), OBJECT, AfterValidator(_storable)]
@@ -414,7 +415,7 @@ class AuditPart(Part):
 
 
 class TournamentPartV1(Part):
-    uuid: Annotated[UUID | None, Says(N_("a UUID (32 hexadecimal digits)"))] = None
+    uuid: Annotated[UUID | None, Says(gettext_noop("a UUID (32 hexadecimal digits)"))] = None
     name: Annotated[Name, AfterValidator(_not_blank)]
     date: Day
     venue: Name
@@ -426,7 +427,7 @@ class TournamentPartV1(Part):
 
 
 class TournamentPart(TournamentPartV1):
-    uuid: Annotated[UUID, Says(N_("a UUID (32 hexadecimal digits)"))]  # its identity
+    uuid: Annotated[UUID, Says(gettext_noop("a UUID (32 hexadecimal digits)"))]  # its identity
 
 
 class Header(Part):
