@@ -13,6 +13,8 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.urls import URLPattern, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
+from tournaments.transfer_views import transfer_schema
+
 from .api import View, api, error_response, guarded
 
 app_name = api.urls_namespace
@@ -87,5 +89,7 @@ urlpatterns = [
     path("", read_only(guarded(index, static=True)), name="api-root"),
     # ninja's operations are each a URLPattern (path()), never an include
     *[_pattern(p) for p in patterns if isinstance(p, URLPattern) and p.name != "api-root"],
+    # the tournament file's JSON Schema, beside the API's (docs/api.md)
+    path("transfer.schema.json", read_only(transfer_schema), name="transfer-schema"),
     re_path(r"^(?P<rest>[\s\S]*)$", read_only(nothing_here)),  # a line break too
 ]

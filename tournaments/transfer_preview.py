@@ -11,10 +11,10 @@ takes it once, inside the import's transaction.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from django.db import transaction
 
+from club.actors import Actor
 from club.policy import can_create, require
 from club.uploads import upload_keep, upload_read, upload_take
 
@@ -24,21 +24,21 @@ from .transfer import ImportPlan, document_read, tournament_import, tournament_i
 KIND = "tournament"
 
 
-def tournament_preview(*, data: bytes, user: Any) -> tuple[str, ImportPlan]:
+def tournament_preview(*, data: bytes, user: Actor) -> tuple[str, ImportPlan]:
     """Check an uploaded file and keep it: its key, and what importing it will create."""
     require(can_create(user))
     plan = tournament_import_plan(document=document_read(data))
     return upload_keep(user=user, kind=KIND, data=data), plan
 
 
-def tournament_preview_again(*, key: str, user: Any) -> ImportPlan:
+def tournament_preview_again(*, key: str, user: Actor) -> ImportPlan:
     """What a kept file will create, to show its preview again (a confirmation refused)."""
     require(can_create(user))
     data = upload_read(user=user, kind=KIND, key=key)
     return tournament_import_plan(document=document_read(data))
 
 
-def tournament_preview_import(*, key: str, user: Any, directors: Iterable[str]) -> Tournament:
+def tournament_preview_import(*, key: str, user: Actor, directors: Iterable[str]) -> Tournament:
     """Import the file kept under ``key`` (see :func:`transfer.tournament_import`); a refusal
     keeps it for another try, a success removes it, so a second confirmation finds nothing."""
     require(can_create(user))

@@ -8,20 +8,29 @@ and the directors ticked, and the file is checked again as it is imported.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import etag, require_GET, require_http_methods
 
 from club.policy import can_create, can_direct, require, sign_in_required
 
 from .models import Tournament
-from .transfer import MAX_BYTES, ImportPlan, import_directors_offered, tournament_export_text
+from .transfer import (
+    MAX_BYTES,
+    ImportPlan,
+    document_schema_tag,
+    document_schema_text,
+    import_directors_offered,
+    tournament_export_text,
+)
 from .transfer_preview import (
     tournament_preview,
     tournament_preview_again,
@@ -31,7 +40,7 @@ from .transfer_preview import (
 
 @sign_in_required
 @require_GET
-def tournament_export(request, pk: int):
+def tournament_export(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole tournament as JSON: it holds the players' emails and phones, so only its
     directors (and staff) may download it."""
     found = get_object_or_404(Tournament, pk=pk)
@@ -54,8 +63,8 @@ class TournamentFileForm(forms.Form):
     )
     key = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         upload = data.get("file")
         data["data"] = upload.read(MAX_BYTES + 1) if upload else None
         if data["data"] is None and not data.get("key"):
@@ -63,7 +72,7 @@ class TournamentFileForm(forms.Form):
         return data
 
 
-def _preview(request, key: str, plan: ImportPlan, chosen: list[str]) -> dict:
+def _preview(request: HttpRequest, key: str, plan: ImportPlan, chosen: list[str]) -> dict[str, Any]:
     """What the preview shows: the plan, its key, and the directors the file names as the
     importer may choose them (ticked: ``chosen``; none at first)."""
     offered = import_directors_offered(plan=plan, user=request.user)
@@ -76,7 +85,7 @@ def _preview(request, key: str, plan: ImportPlan, chosen: list[str]) -> dict:
     }
 
 
-def _refused_again(request, key: str, chosen: list[str]) -> dict:
+def _refused_again(request: HttpRequest, key: str, chosen: list[str]) -> dict[str, Any]:
     """After a refused confirmation, the preview again (nothing if the file is gone)."""
     try:
         plan = tournament_preview_again(key=key, user=request.user)
@@ -87,12 +96,12 @@ def _refused_again(request, key: str, chosen: list[str]) -> dict:
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def tournament_import_view(request):
+def tournament_import_view(request: HttpRequest) -> HttpResponse:
     """Upload a tournament file, see what it will create, confirm; refusals on the page."""
     require(can_create(request.user))
     posted = request.method == "POST"
     form = TournamentFileForm(request.POST if posted else None, request.FILES if posted else None)
-    context: dict = {"form": form}
+    context: dict[str, Any] = {"form": form}
     if not posted:
         return render(request, "tournament_import.html", context)
     if form.is_valid():
@@ -113,3 +122,11 @@ def tournament_import_view(request):
             if data is None:
                 context.update(_refused_again(request, key, chosen))
     return render(request, "tournament_import.html", context, status=400)
+
+
+@etag(lambda request: f'"{document_schema_tag()}"')
+def transfer_schema(request: HttpRequest) -> HttpResponse:
+    """The tournament file's JSON Schema (what the export writes and the import reads), public
+    like the API's OpenAPI schema beside it (``/api/v1/transfer.schema.json``): a file's shape
+    holds nothing private."""
+    return HttpResponse(document_schema_text(), content_type="application/json; charset=utf-8")

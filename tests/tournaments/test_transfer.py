@@ -1065,12 +1065,12 @@ def test_an_import_landing_meanwhile_is_refused_by_the_database_in_words(
 ):
     """Two confirmations of one file at once: both previews found it not here; the identity
     is unique in the database, so the second is refused in the same words, nothing made."""
-    from tournaments import transfer
+    from tournaments.transfer import plan
 
     previewed = tournament_import_plan(document=document)
     assert previewed.here is None
     tournament_import(document=copy.deepcopy(document), user=director)  # the other lands first
-    monkeypatch.setattr(transfer, "tournament_import_plan", lambda *, document: previewed)
+    monkeypatch.setattr(plan, "tournament_import_plan", lambda *, document: previewed)
     before = counts()
     with pytest.raises(ValidationError) as refused:
         tournament_import(document=copy.deepcopy(document), user=director)

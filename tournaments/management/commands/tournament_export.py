@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Tournament
 from tournaments.transfer import tournament_export_text
@@ -16,11 +17,11 @@ class Command(BaseCommand):
         "emails and phones included): to FILE, or to the standard output."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("id", type=int, help="the tournament's number (in its address)")
         parser.add_argument("--output", "-o", help="the file to write (default: standard output)")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         tournament = Tournament.objects.filter(pk=options["id"]).first()
         if tournament is None:
             raise CommandError(f"There is no tournament {options['id']}.")

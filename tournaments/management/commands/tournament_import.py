@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from club.policy import SYSTEM
 from tournaments.transfer import document_read, tournament_import, tournament_import_plan
@@ -18,7 +19,7 @@ class Command(BaseCommand):
         "matched by name, club and country or added, every match checked against the rules."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the tournament's JSON file, or - for the standard input")
         parser.add_argument(
             "--director",
@@ -30,7 +31,7 @@ class Command(BaseCommand):
             "(repeat for each); the file alone makes no one a director",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         name = options["file"]
         try:
             data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
