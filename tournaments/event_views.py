@@ -43,23 +43,18 @@ from .forms import (
 )
 from .live import by_event, content_asked, content_etag, live, live_seconds
 from .models import Entry, Event, Tournament
-from .selectors import (
-    event_bracket_sections,
-    event_cross_tables,
+from .queries.brackets import event_bracket_sections
+from .queries.events import (
     event_entries,
-    event_finished,
-    event_knockout,
     event_matches,
-    event_one_defeat,
-    event_placings,
-    event_progress,
     event_rounds,
-    event_standings,
     tournament_entry_requests,
     tournament_list,
-    tournament_overview,
-    tournament_playing_directors,
 )
+from .queries.knockouts import event_knockout, event_one_defeat, event_placings
+from .queries.progress import event_finished, event_progress, tournament_overview
+from .queries.standings import event_cross_tables, event_standings
+from .selectors import tournament_playing_directors
 from .services.draws import event_draw, event_draw_undo, event_redraw
 from .services.entries import (
     entry_check_in,

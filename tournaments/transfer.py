@@ -94,8 +94,8 @@ from .advancement import ratings_rederive
 from .audit import tournament_audit_record
 from .models import Bye, Entry, Event, Place, Round, Tournament
 from .pairing.bracket import FINAL_KEY, RESET_KEY, resolve
+from .queries.knockouts import SHAPES
 from .rounds import round_name
-from .selectors import SHAPES
 
 FORMAT = "crawford-tournament"
 VERSION = 2  # 2: the tournament's identity ("uuid"); 1: without it, still read

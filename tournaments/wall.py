@@ -11,16 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .models import Event, Tournament
-from .selectors import (
-    event_bracket_sections,
-    event_entries,
-    event_knockout,
-    event_matches,
-    event_progress,
-    event_rounds,
-    event_standings,
-    tournament_events,
-)
+from .queries.brackets import event_bracket_sections
+from .queries.events import event_entries, event_matches, event_rounds, tournament_events
+from .queries.knockouts import event_knockout
+from .queries.progress import event_progress
+from .queries.standings import event_standings
 from .tables import PairingTable, standings_table
 
 
