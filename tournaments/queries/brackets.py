@@ -5,15 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
 from matches.models import Match
 
 from ..models import Event
-from ..pairing.bracket import PENDING, LoserOf, Slot, WinnerOf
+from ..pairing.bracket import PENDING, LoserOf, Slot, Source, WinnerOf
 from ..rounds import round_name
 from .knockouts import DRAW_TITLES, Knockout
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -60,14 +64,14 @@ class BracketColumn:
 class BracketSection:
     """What prints on one page: a draw, or a 32-player part of a big main draw."""
 
-    title: str
+    title: StrOrPromise  # a draw's title is translated when the page is rendered
     columns: tuple[BracketColumn, ...]
 
 
 PAGE_ENTRANTS = 32  # one landscape page holds a 32-player draw
 
 
-def _source_text(source) -> str:
+def _source_text(source: Source) -> str:
     if isinstance(source, WinnerOf):
         return _("winner of %(key)s") % {"key": source.key}
     if isinstance(source, LoserOf):
@@ -83,7 +87,7 @@ def _box(event: Event, knockout: Knockout, slot: Slot) -> BracketBox:
         player = knockout.player(side)
         score = None
         played = sheet is not None and (sheet.rows or sheet.match.final_score_a is not None)
-        if played and player is not None:
+        if played and player is not None and sheet is not None:
             score = sheet.score[0 if sheet.match.player_a_id == player.pk else 1]
         lines.append(
             BracketLine(
@@ -133,11 +137,11 @@ def event_bracket_sections(*, event: Event, knockout: Knockout) -> list[BracketS
             sections.append(_section(title, columns, start=rounds[0][0].round))
     finals = [s for s in slots.values() if s.match.draw == "final"]  # and played again
     if finals:
-        columns = []
+        final_columns = []
         for slot in finals:  # a column each, named as every page names it
             name = round_name(slot.match.round, [slot.match.key])
-            columns.append(BracketColumn(name.title, (_box(event, knockout, slot),)))
-        sections.append(BracketSection(_("Final"), tuple(columns)))
+            final_columns.append(BracketColumn(name.title, (_box(event, knockout, slot),)))
+        sections.append(BracketSection(_("Final"), tuple(final_columns)))
     return sections
 
 
@@ -153,7 +157,7 @@ def _join(box: BracketBox, index: int, count: int, before: list[BracketBox]) -> 
     return Join.NONE
 
 
-def _section(title: str, columns: list[list[BracketBox]], *, start: int) -> BracketSection:
+def _section(title: StrOrPromise, columns: list[list[BracketBox]], *, start: int) -> BracketSection:
     joined = [columns[0]] if columns else []
     for before, column in pairwise(columns):
         count = len(column)

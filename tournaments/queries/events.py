@@ -98,5 +98,6 @@ def tournament_entry_requests(*, tournament: Tournament) -> list[EntryRequest]:
     )
     namesakes = players_namesakes(players={r.player for r in waiting})
     for asked in waiting:
-        asked.namesakes = namesakes.get(asked.player_id, [])
+        # for the page only, not a field of the model
+        asked.namesakes = namesakes.get(asked.player_id, [])  # type: ignore[attr-defined]
     return waiting

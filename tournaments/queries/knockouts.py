@@ -6,6 +6,7 @@ seeds and the winners of the matches played (read from their score sheets).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy
@@ -19,6 +20,7 @@ from ..pairing.bracket import (
     PENDING,
     Bracket,
     BracketState,
+    Side,
     double_elimination,
     first_defeat_ends,
     first_match_exits,
@@ -28,7 +30,7 @@ from ..pairing.bracket import (
 )
 from .events import event_entries, event_matches
 
-SHAPES = {
+SHAPES: dict[str, Callable[..., Bracket]] = {
     Event.Format.SINGLE: single_elimination,
     Event.Format.LAST_CHANCE: single_elimination,
     Event.Format.CONSOLATION: with_consolation,
@@ -68,7 +70,7 @@ class Knockout:
     matches: dict[str, Match]  # bracket key -> match
     sheets: dict[int, ScoreSheet]  # match id -> its score sheet
 
-    def player(self, side) -> Player | None:
+    def player(self, side: Side) -> Player | None:
         return self.players.get(side) if isinstance(side, int) else None
 
     @property
@@ -150,8 +152,9 @@ def event_placings(*, event: Event, knockout: Knockout) -> list[tuple[str, list[
     main = _round_losers(knockout, "main")
     stages = [[champion], *main]
     playoff = knockout.state.slots.get("P1-1")
-    if playoff is not None and knockout.player(playoff.winner) is not None:
-        third, fourth = knockout.player(playoff.winner), knockout.player(playoff.loser)
+    third = knockout.player(playoff.winner) if playoff is not None else None
+    if playoff is not None and third is not None:
+        fourth = knockout.player(playoff.loser)
         stages[2:3] = [[third], [fourth] if fourth else []]
     sections.append((str(DRAW_TITLES["main"]), _placings(stages)))
     consolation = knockout.bracket.rounds("consolation")

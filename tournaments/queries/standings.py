@@ -3,6 +3,7 @@ matches through :mod:`tournaments.pairing.standings`."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from club.models import Player
@@ -49,29 +50,31 @@ def event_standings(
     entries = entries if entries is not None else list(event_entries(event=event))
     matches = matches if matches is not None else list(event_matches(event=event))
     drawn = [e for e in entries if e.seed is not None]
-    players = {e.player_id: e.player for e in drawn}
+    players: dict[Hashable, Player] = {e.player_id: e.player for e in drawn}
     gone = {e.player_id for e in drawn if e.status == Entry.Status.WITHDRAWN}
     if event.format == Event.Format.SWISS:
-        byes: dict[int, int] = {}
+        byes: dict[Hashable, int] = {}
         for bye in event.byes.all():
             byes[bye.player_id] = byes.get(bye.player_id, 0) + 1
         # the rounds a late arrival missed, scored as byes or as losses (the tournament says)
-        late = {e.player_id: e.joined_round - 1 for e in drawn if (e.joined_round or 0) > 1}
-        missed: dict[int, int] = {}
+        late: dict[Hashable, int] = {
+            e.player_id: (e.joined_round or 0) - 1 for e in drawn if (e.joined_round or 0) > 1
+        }
+        missed: dict[Hashable, int] = {}
         if event.tournament.late_rounds == Tournament.LateRounds.BYE:
             for player, count in late.items():
                 byes[player] = byes.get(player, 0) + count
         else:
             missed = late
-        seeds = {e.player_id: e.seed for e in drawn}
+        seeds: dict[Hashable, int] = {e.player_id: e.seed for e in drawn if e.seed is not None}
         table = swiss_standings(_results(matches), seeds=seeds, byes=byes, missed=missed)
         return [StandingRow(s, players[s.key], "", s.key in gone) for s in table]
     rows = []
-    for pool in sorted({e.pool for e in drawn}):
+    for pool in sorted({e.pool for e in drawn}, key=lambda number: number or 0):
         members = [e for e in drawn if e.pool == pool]
         ids = {e.player_id for e in members}
         pool_matches = [m for m in matches if m.player_a_id in ids and m.player_b_id in ids]
-        seeds = {e.player_id: e.seed for e in members}
+        seeds = {e.player_id: e.seed for e in members if e.seed is not None}
         table = round_robin_standings(_results(pool_matches), seeds=seeds)
         pool_name = members[0].pool_name
         rows += [StandingRow(s, players[s.key], pool_name, s.key in gone) for s in table]
