@@ -1,3 +1,6 @@
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -7,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from club.actors import Actor
 from club.forms import (
     NameField,
     OneLineField,
@@ -15,6 +19,7 @@ from club.forms import (
     RowsChoiceField,
 )
 from club.models import Player
+from matches.models import Match
 from matches.services import length_checked
 
 from .cut import CutPreview
@@ -39,7 +44,7 @@ class TournamentForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args: Any, user: Actor | None = None, **kwargs: Any) -> None:
         """``user``: the director creating it, a director already (the service adds them):
         named in the help text, never offered as a box they could untick by accident."""
         super().__init__(*args, **kwargs)
@@ -64,7 +69,7 @@ class TournamentEditForm(TournamentForm):
         label=_("Let the players enter dice rolled at the table"), required=False
     )
 
-    def __init__(self, *args, tournament, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         initial = {
             "name": tournament.name,
             "date": tournament.date,
@@ -136,7 +141,7 @@ class EventForm(forms.Form):
     # what shapes the draw: changed only before it is made
     SETUP = ("format", "lengths", "seeding", "swiss_rounds", "cut", "pools", "third_place")
 
-    def __init__(self, *args, event=None, **kwargs):
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         if event is not None:
             kwargs["initial"] = {
                 "name": event.given_name,  # a name the site makes stays the site's
@@ -174,7 +179,7 @@ class EntryForm(forms.Form):
         help_text=_("Tick each player to enter; the search box above finds them."),
     )
 
-    def __init__(self, *args, event=None, **kwargs):
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         entered = event.entries.values_list("player_id", flat=True) if event else []
         self.fields["players"].queryset = Player.objects.exclude(pk__in=list(entered))
@@ -206,7 +211,7 @@ class TableMoveForm(forms.Form):
     match = forms.ChoiceField(label=_("Match"))
     table = forms.IntegerField(label=_("to table"), min_value=1)
 
-    def __init__(self, *args, matches=(), **kwargs):
+    def __init__(self, *args: Any, matches: Iterable[Match] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["match"].choices = [
             (m.pk, f"{m.place.bracket_key} · {m.player_a} – {m.player_b}") for m in matches
@@ -225,7 +230,7 @@ class LateEntryForm(forms.Form):
         help_text=_("a withdrawn player who has played nothing yet"),
     )
 
-    def __init__(self, *args, event=None, **kwargs):
+    def __init__(self, *args: Any, event: Event | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # offered: anyone not in the draw, those entered who did not check in first; any
         # player is taken, so that one in the draw meanwhile is refused by the service in

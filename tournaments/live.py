@@ -168,7 +168,9 @@ def content_asked(request) -> bool:
     )
 
 
-def live(where: Callable[[dict[str, Any]], dict[str, int]]):
+def live(
+    where: Callable[[dict[str, Any]], dict[str, int]],
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """A live page: ETag and 304 through Django's ``condition``; its answers (304 included)
     must be checked again before reuse (``no-cache``) and vary with the language, the
     cookies (who is signed in) and ``HX-Request`` (the content only)."""
