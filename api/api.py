@@ -28,17 +28,12 @@ from club.models import Player
 from matches.models import Game, Match
 from matches.selectors import player_matches, player_record
 from tournaments.models import Bye, Entry, Event, Tournament
+from tournaments.queries.events import tournament_list
+from tournaments.queries.knockouts import DRAW_TITLES, event_knockout, event_placings
+from tournaments.queries.players import player_rating_history
+from tournaments.queries.progress import event_progress, tournament_statuses
+from tournaments.queries.standings import event_standings
 from tournaments.rounds import round_name
-from tournaments.selectors import (
-    DRAW_TITLES,
-    event_knockout,
-    event_placings,
-    event_progress,
-    event_standings,
-    player_rating_history,
-    tournament_list,
-    tournament_statuses,
-)
 
 from . import schemas, serializers
 from .etags import data_key, etag_for, not_modified

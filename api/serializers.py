@@ -1,7 +1,7 @@
 """Models and derived facts turned into the plain values of :mod:`api.schemas`.
 
 Everything derived comes from the site's own selectors (the score sheet from
-matches.selectors.match_score_sheet, standings and placings from tournaments.selectors),
+matches.selectors.match_score_sheet, standings and placings from tournaments.queries),
 so the API and the pages can never disagree.
 """
 
@@ -93,7 +93,8 @@ def match_detail(match: Match) -> dict[str, Any]:
 
 
 def tournament_out(tournament: Tournament, status: str) -> dict[str, Any]:
-    """``status``: from tournaments.selectors.tournament_statuses, read for a page at once."""
+    """``status``: from tournaments.queries.progress.tournament_statuses, read for a page at
+    once."""
     return {
         "id": tournament.pk,
         "name": tournament.name,

@@ -27,8 +27,9 @@ from matches.services import match_create, match_delete, match_players_change, m
 
 from .audit import tournament_audit_record
 from .models import Entry, Event, Place, RatingChange
+from .queries.events import event_entries, event_player_matches
+from .queries.knockouts import event_knockout
 from .ratings import fibs_update, rating_kept
-from .selectors import event_entries, event_knockout, event_player_matches
 from .venue import tables_assign
 
 

@@ -24,7 +24,8 @@ from club.models import Player
 from .models import Event
 from .pairing.bracket import single_elimination
 from .pairing.standings import Standing
-from .selectors import event_entries, event_matches, event_standings
+from .queries.events import event_entries, event_matches
+from .queries.standings import event_standings
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Every match in play across the events (and those seated at a table, not begun), 
 waiting for a table (and for whom, when a player is busy in another match), the players
 waiting for an opponent, what a director must settle, and what to do next. Nothing is
 stored for it: scores come from the score sheets, where each event stands from
-:func:`tournaments.selectors.event_progress`, who waits in a knockout from its bracket, and
+:func:`tournaments.queries.progress.event_progress`, who waits in a knockout from its bracket, and
 when a match began from the board's log and the audit trail
 (:func:`matches.selectors.matches_with_beginning`).
 
@@ -26,7 +26,9 @@ from matches.selectors import match_score_sheet, matches_with_beginning
 
 from .models import Entry, Event, Tournament
 from .pairing.bracket import PENDING, LoserOf, WinnerOf
-from .selectors import Knockout, Progress, event_knockout, event_progress, tournament_events
+from .queries.events import tournament_events
+from .queries.knockouts import Knockout, event_knockout
+from .queries.progress import Progress, event_progress
 from .venue import Busy, busy_elsewhere, players_busy
 
 

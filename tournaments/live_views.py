@@ -19,10 +19,10 @@ from club.policy import can_direct, require, sign_in_required
 
 from .announcements import announcement_post, announcement_withdraw, announcements_shown
 from .dashboard import tournament_dashboard
-from .event_views import tournament_page
 from .forms import AnnouncementForm
 from .live import by_tournament, content_asked, content_etag, live, live_seconds, wall_seconds
 from .models import Announcement, Tournament
+from .tournament_views import tournament_page
 from .wall import tournament_wall
 
 

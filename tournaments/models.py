@@ -2,7 +2,7 @@
 
 What can be derived is not stored: brackets, standings, the current round and a
 knockout's champion come from the entries' seeds and the matches' results (see
-:mod:`tournaments.selectors`).
+:mod:`tournaments.queries`).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ from matches.notify import site_link
 
 from .forms import OpenEntryForm
 from .models import Entry, EntryRequest, Event, Tournament
-from .selectors import player_home
+from .queries.players import player_home
 from .services.entries import entry_check_in
 from .services.requests import entry_request_create, entry_request_decide, entry_request_sign_up
 from .services.tournaments import tournament_open_entry_set

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from matches.models import Match
 
     from .models import Place, RatingChange
-    from .selectors import StandingRow
+    from .queries.standings import StandingRow
 
 
 def _place(match: Match) -> Place | None:
@@ -235,7 +235,7 @@ class RatingHistoryTable(EventRoundColumns):
 
 
 class RatingListTable(tables.Table):
-    """The club's rating list (:func:`tournaments.selectors.rating_list`): sorting by rank
+    """The club's rating list (:func:`tournaments.queries.players.rating_list`): sorting by rank
     is sorting by rating, best first."""
 
     rank = tables.Column(verbose_name="#", order_by=("-rating", "sort_name", "name", "id"))

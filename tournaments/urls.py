@@ -2,7 +2,18 @@ from django.urls import path
 
 from matches import report_views
 
-from . import dashboard_views, event_views, live_views, player_views, transfer_views, views
+from . import (
+    dashboard_views,
+    draw_views,
+    entry_views,
+    event_views,
+    live_views,
+    player_views,
+    round_views,
+    tournament_views,
+    transfer_views,
+    views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -45,11 +56,11 @@ urlpatterns = [
         player_views.entry_request_decline,
         name="entry_request_decline",
     ),
-    path("tournaments/", event_views.tournaments, name="tournaments"),
-    path("tournaments/new/", event_views.tournament_new, name="tournament_new"),
+    path("tournaments/", tournament_views.tournaments, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_new, name="tournament_new"),
     path("tournaments/import/", transfer_views.tournament_import_view, name="tournament_import"),
-    path("tournaments/<int:pk>/", event_views.tournament, name="tournament"),
-    path("tournaments/<int:pk>/edit/", event_views.tournament_edit, name="tournament_edit"),
+    path("tournaments/<int:pk>/", tournament_views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/edit/", tournament_views.tournament_edit, name="tournament_edit"),
     path(
         "tournaments/<int:pk>/export/",
         transfer_views.tournament_export,
@@ -57,7 +68,9 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/events/new/", event_views.event_new, name="event_new"),
     path(
-        "tournaments/<int:pk>/changes/", event_views.tournament_changes, name="tournament_changes"
+        "tournaments/<int:pk>/changes/",
+        tournament_views.tournament_changes,
+        name="tournament_changes",
     ),
     path(
         "tournaments/<int:pk>/dashboard/",
@@ -76,43 +89,49 @@ urlpatterns = [
         live_views.announcement_withdraw_view,
         name="announcement_withdraw",
     ),
-    path("tournaments/<int:pk>/dice/", event_views.tournament_dice, name="tournament_dice"),
-    path("tournaments/<int:pk>/tables/", event_views.tournament_tables, name="tournament_tables"),
-    path("tournaments/<int:pk>/late/", event_views.tournament_late_rounds, name="tournament_late"),
+    path("tournaments/<int:pk>/dice/", tournament_views.tournament_dice, name="tournament_dice"),
+    path(
+        "tournaments/<int:pk>/tables/", tournament_views.tournament_tables, name="tournament_tables"
+    ),
+    path(
+        "tournaments/<int:pk>/late/",
+        tournament_views.tournament_late_rounds,
+        name="tournament_late",
+    ),
     path(
         "tournaments/<int:pk>/results/",
-        event_views.tournament_reports,
+        tournament_views.tournament_reports,
         name="tournament_reports",
     ),
-    path("tournaments/<int:pk>/tables/cards/", event_views.table_cards, name="table_cards"),
+    path("tournaments/<int:pk>/tables/cards/", tournament_views.table_cards, name="table_cards"),
     path(
         "events/<int:pk>/rounds/<int:number>/table/",
-        event_views.round_table_move,
+        round_views.round_table_move,
         name="round_table_move",
     ),
     path("events/<int:pk>/", event_views.event, name="event"),
     path("events/<int:pk>/edit/", event_views.event_edit, name="event_edit"),
-    path("events/<int:pk>/entries/", event_views.entries_add, name="entries_add"),
-    path("events/<int:pk>/draw/", event_views.draw, name="draw"),
-    path("events/<int:pk>/redraw/", event_views.redraw, name="redraw"),
-    path("events/<int:pk>/draw/undo/", event_views.draw_undo, name="draw_undo"),
-    path("events/<int:pk>/check-in/", event_views.check_in_all, name="event_check_in_all"),
-    path("events/<int:pk>/late/", event_views.late_entry, name="late_entry"),
-    path("events/<int:pk>/pair/", event_views.pair_next_round, name="pair_next_round"),
-    path("events/<int:pk>/cut/", event_views.cut, name="cut"),
-    path("events/<int:pk>/bracket/", event_views.bracket, name="bracket"),
-    path("events/<int:pk>/rounds/<int:number>/", event_views.round_pairings, name="round"),
+    path("events/<int:pk>/entries/", entry_views.entries_add, name="entries_add"),
+    path("events/<int:pk>/draw/", draw_views.draw, name="draw"),
+    path("events/<int:pk>/redraw/", draw_views.redraw, name="redraw"),
+    path("events/<int:pk>/draw/undo/", draw_views.draw_undo, name="draw_undo"),
+    path("events/<int:pk>/check-in/", entry_views.check_in_all, name="event_check_in_all"),
+    path("events/<int:pk>/late/", entry_views.late_entry, name="late_entry"),
+    path("events/<int:pk>/pair/", draw_views.pair_next_round, name="pair_next_round"),
+    path("events/<int:pk>/cut/", draw_views.cut, name="cut"),
+    path("events/<int:pk>/bracket/", round_views.bracket, name="bracket"),
+    path("events/<int:pk>/rounds/<int:number>/", round_views.round_pairings, name="round"),
     path(
         "events/<int:pk>/rounds/<int:number>/sheets/",
-        event_views.round_sheets,
+        round_views.round_sheets,
         name="round_sheets",
     ),
-    path("entries/<int:pk>/check-in/", event_views.entry_check_in_view, name="entry_check_in"),
+    path("entries/<int:pk>/check-in/", entry_views.entry_check_in_view, name="entry_check_in"),
     path(
         "entries/<int:pk>/check-in/undo/",
-        event_views.entry_check_in_undo_view,
+        entry_views.entry_check_in_undo_view,
         name="entry_check_in_undo",
     ),
-    path("entries/<int:pk>/withdraw/", event_views.entry_withdraw_view, name="entry_withdraw"),
-    path("entries/<int:pk>/reinstate/", event_views.entry_reinstate_view, name="entry_reinstate"),
+    path("entries/<int:pk>/withdraw/", entry_views.entry_withdraw_view, name="entry_withdraw"),
+    path("entries/<int:pk>/reinstate/", entry_views.entry_reinstate_view, name="entry_reinstate"),
 ]

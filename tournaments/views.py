@@ -22,8 +22,8 @@ from club.tables import PlayerTable, table_page
 from matches.selectors import match_list, player_record
 from matches.tables import MatchTable
 
+from .queries.players import player_list, player_match_list, player_rating_history, rating_list
 from .ratings import fibs_steps, rating_kept
-from .selectors import player_list, player_match_list, player_rating_history, rating_list
 from .tables import PlayerMatchTable, RatingHistoryTable, RatingListTable
 
 

@@ -10,19 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .models import Event, Tournament
-from .selectors import (
-    BracketSection,
-    Progress,
+from .queries.brackets import BracketSection, event_bracket_sections
+from .queries.events import (
     RoundPairings,
-    event_bracket_sections,
     event_entries,
-    event_knockout,
     event_matches,
-    event_progress,
     event_rounds,
-    event_standings,
     tournament_events,
 )
+from .queries.knockouts import event_knockout
+from .queries.progress import Progress, event_progress
+from .queries.standings import event_standings
 from .tables import PairingTable, StandingsTable, standings_table
 
 

@@ -7,7 +7,7 @@ from uuid import uuid4
 from django.db.models import Q
 
 from matches.models import Match
-from tournaments.selectors import event_matches
+from tournaments.queries.events import event_matches
 
 
 def open_matches(event):

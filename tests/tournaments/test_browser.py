@@ -42,7 +42,7 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
 ):
     from matches.models import Match
     from tournaments.models import Event
-    from tournaments.selectors import event_knockout
+    from tournaments.queries.knockouts import event_knockout
 
     players = field(12)
     user = django_user_model.objects.create_user("td", password="td-password-1")
@@ -272,7 +272,7 @@ def test_the_bracket_joins_its_rounds_in_even_columns_with_links_to_tap(
     from matches.models import Match
     from tournaments.models import Event
     from tournaments.pairing.bracket import WinnerOf
-    from tournaments.selectors import event_knockout
+    from tournaments.queries.knockouts import event_knockout
     from tournaments.services import event_draw
 
     people = [

@@ -13,7 +13,7 @@ from django.urls import reverse
 from matches.models import Match
 from tests.helpers import page_words
 from tournaments.models import Entry, Event
-from tournaments.selectors import event_matches
+from tournaments.queries.events import event_matches
 from tournaments.services import entry_withdraw, event_draw
 
 

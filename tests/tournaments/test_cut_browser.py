@@ -24,7 +24,7 @@ def test_a_director_cuts_a_swiss_from_a_phone_in_italian(
 ):
     from matches.models import Match
     from tournaments.models import Event
-    from tournaments.selectors import event_matches
+    from tournaments.queries.events import event_matches
     from tournaments.services import event_draw
 
     swiss = event_with(Event.Format.SWISS, 6, swiss_rounds=1, cut=4, lengths=(5, 7, 11))

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tests.helpers import page_words
 from tournaments.models import Event
-from tournaments.selectors import event_matches
+from tournaments.queries.events import event_matches
 from tournaments.services import event_draw
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +82,7 @@ def test_a_refused_reinstatement_names_the_match_the_walkover_led_to(
     """US rules 4.10: the walkover stands once its winner has begun a later match. The
     refusal names the match the walkover sent them to (the semi-final), not their latest
     (the final)."""
-    from tournaments.selectors import event_knockout
+    from tournaments.queries.knockouts import event_knockout
     from tournaments.services import entry_withdraw
 
     event = event_with(Event.Format.SINGLE, 8, lengths=(5, 5, 5))

@@ -23,7 +23,8 @@ from tournaments.pairing.bracket import (
     single_elimination,
     with_consolation,
 )
-from tournaments.selectors import event_knockout, event_matches
+from tournaments.queries.events import event_matches
+from tournaments.queries.knockouts import event_knockout
 from tournaments.services import event_cut, event_draw
 
 
@@ -76,7 +77,7 @@ def test_the_semi_finals_losers_play_for_third(count, seed):
     ],
 )
 def test_how_many_go_home_after_one_defeat(format, count, out):
-    from tournaments.selectors import SHAPES
+    from tournaments.queries.knockouts import SHAPES
 
     assert first_defeat_ends(SHAPES[format](count, third_place=False)) == out
 
@@ -147,7 +148,7 @@ def _play_all(event, finish):
 def test_every_entrant_gets_a_final_place_by_the_round_reached(
     event_with, director, finish, director_client, format, count, third, expected
 ):
-    from tournaments.selectors import event_placings
+    from tournaments.queries.knockouts import event_placings
 
     event = event_with(format, count, third_place=third)
     event_draw(event=event, seed=count, user=director)

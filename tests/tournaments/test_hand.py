@@ -6,7 +6,7 @@ from django.urls import reverse
 from matches.models import Match
 from matches.services import match_result_clear, match_retire
 from tournaments.models import Event
-from tournaments.selectors import event_matches
+from tournaments.queries.events import event_matches
 from tournaments.services import event_cut, event_draw
 
 from .helpers import by_key

@@ -10,7 +10,9 @@ from django.urls import reverse
 from club.models import AuditEntry
 from matches.models import Match
 from tournaments.models import Entry, Event, Tournament
-from tournaments.selectors import event_knockout, event_matches, event_standings
+from tournaments.queries.events import event_matches
+from tournaments.queries.knockouts import event_knockout
+from tournaments.queries.standings import event_standings
 from tournaments.services import (
     entry_late_add,
     entry_reinstate,

@@ -170,7 +170,7 @@ def test_the_bracket_shows_winners_scores_byes_and_the_champion(
     assert page.count("<em>bye</em>") >= 2
     play_everything(event, finish, random.Random(2))
     page = text(client.get(reverse("bracket", args=[event.pk])))
-    from tournaments.selectors import event_knockout
+    from tournaments.queries.knockouts import event_knockout
 
     champion = event_knockout(event=event).champion.name
     assert f"Champion: {champion}" in page
@@ -302,7 +302,7 @@ def test_the_public_tournament_page_shows_each_event_s_round_and_champion(
     assert page.count("Round 1 in play") == 2 and "draw seed 1" in page
     play_everything(knockout, finish, random.Random(4))
     play_everything(swiss, finish, random.Random(4))
-    from tournaments.selectors import event_knockout
+    from tournaments.queries.knockouts import event_knockout
 
     champion = event_knockout(event=knockout).champion.name
     page = text(client.get(knockout.tournament.get_absolute_url()))

@@ -24,7 +24,7 @@ def test_a_two_pool_cross_table_fits_a_phone_and_prints_whole(
     browser, site, event_with, field, finish, director
 ):
     from tournaments.models import Event
-    from tournaments.selectors import event_matches
+    from tournaments.queries.events import event_matches
     from tournaments.services import event_draw
 
     names = [f"Giocatrice Numero {n} Dal Lungo Cognome" for n in range(1, 8)]

@@ -13,7 +13,7 @@ from api.schemas import DecidedBy
 from tests.helpers import page_words
 from tournaments.models import Event
 from tournaments.pairing.standings import Decider
-from tournaments.selectors import event_matches
+from tournaments.queries.events import event_matches
 from tournaments.services import event_draw
 
 from .helpers import between, play_everything, tables_cells

@@ -16,7 +16,9 @@ from club.policy import SYSTEM
 from matches.models import Match
 from matches.services import game_correct, match_record_final_score
 from tournaments.models import Entry, Event, RatingChange
-from tournaments.selectors import event_knockout, event_matches, event_standings
+from tournaments.queries.events import event_matches
+from tournaments.queries.knockouts import event_knockout
+from tournaments.queries.standings import event_standings
 from tournaments.services import (
     entry_check_in,
     entry_register,

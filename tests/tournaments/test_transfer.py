@@ -43,12 +43,10 @@ from matches.services import (
 from tests.tournaments.helpers import another_tournament
 from tournaments.advancement import ratings_rederive
 from tournaments.models import Bye, Entry, Event, Place, RatingChange, Round, Tournament
-from tournaments.selectors import (
-    event_bracket_sections,
-    event_knockout,
-    event_rounds,
-    event_standings,
-)
+from tournaments.queries.brackets import event_bracket_sections
+from tournaments.queries.events import event_rounds
+from tournaments.queries.knockouts import event_knockout
+from tournaments.queries.standings import event_standings
 from tournaments.services import entry_withdraw, event_pair_next_round, tournament_create
 from tournaments.transfer import (
     document_read,

@@ -10,7 +10,8 @@ from club.models import AuditEntry
 from matches.models import Match
 from matches.services import match_result_clear, match_walkover
 from tournaments.models import Bye, Entry, Event, Place
-from tournaments.selectors import event_knockout, event_matches
+from tournaments.queries.events import event_matches
+from tournaments.queries.knockouts import event_knockout
 from tournaments.services import (
     entry_check_in,
     entry_check_in_undo,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from club.models import Player
 
 from ..models import Entry, Event
-from ..selectors import event_finished
+from ..queries.progress import event_finished
 
 
 class _Keep:

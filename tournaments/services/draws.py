@@ -28,7 +28,7 @@ from ..audit import tournament_audit_record
 from ..models import Entry, Event, Place
 from ..pairing.roundrobin import circle_rounds, snake_pools
 from ..pairing.seeding import random_seeding
-from ..selectors import event_entries, event_matches
+from ..queries.events import event_entries, event_matches
 from ..venue import tables_assign
 from .swiss import swiss_round_pair
 

@@ -20,7 +20,8 @@ from matches.services import match_players_change, match_result_clear, match_wal
 from ..advancement import event_advance, later_match_begun, player_withdrawn_matches
 from ..audit import tournament_audit_record
 from ..models import Entry, Event
-from ..selectors import event_matches, event_player_matches, tournament_players_out
+from ..queries.events import event_matches, event_player_matches
+from ..queries.knockouts import tournament_players_out
 from ..venue import tables_assign
 from ._common import arriving_entry, refuse_finished
 

@@ -20,7 +20,8 @@ from rules.text import one_line
 
 from ..audit import tournament_audit_record
 from ..models import Event, Round, Tournament
-from ..selectors import event_knockout, event_matches
+from ..queries.events import event_matches
+from ..queries.knockouts import event_knockout
 from ._common import KEEP
 
 LENGTH = re.compile(r"[0-9]+", re.ASCII)

@@ -16,7 +16,8 @@ from matches.models import Match
 from ..advancement import event_advance
 from ..audit import tournament_audit_record
 from ..models import Entry, Event
-from ..selectors import event_entries, event_knockout
+from ..queries.events import event_entries
+from ..queries.knockouts import event_knockout
 from ..venue import tables_assign
 from ._common import arriving_entry, refuse_finished
 from .entries import entry_check_in, entry_register

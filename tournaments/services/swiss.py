@@ -21,7 +21,8 @@ from ..audit import tournament_audit_record
 from ..cut import cut_preview
 from ..models import Bye, Entry, Event
 from ..pairing.swiss import SwissPlayer, swiss_round
-from ..selectors import event_entries, event_matches, event_standings
+from ..queries.events import event_entries, event_matches
+from ..queries.standings import event_standings
 from ..venue import tables_assign
 from .events import event_create
 

@@ -42,8 +42,8 @@ from rules.turn import Turn
 
 from ..models import Event
 from ..pairing.bracket import FINAL_KEY, RESET_KEY, Bracket, resolve
+from ..queries.knockouts import SHAPES
 from ..rounds import round_name
-from ..selectors import SHAPES
 from .document import (
     SUBJECTS,
     AuditPart,

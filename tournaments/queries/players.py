@@ -1,0 +1,243 @@
+"""Reading players: the club's lists, a player's ratings and matches, and what a player
+signed in sees on their own page (next match, results, entries, reports to answer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import (
+    DecimalField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+
+from club.models import Player
+from matches.models import Game, Match, ResultReport
+from matches.selectors import match_score_sheet, player_matches, player_reports_pending
+
+from ..models import Entry, EntryRequest, Event, RatingChange, Tournament
+from ..rounds import RoundName
+
+
+def player_list() -> QuerySet[Player]:
+    return Player.objects.all()
+
+
+def player_rating_history(*, player: Player) -> QuerySet[RatingChange]:
+    return player.rating_changes.select_related(
+        "match__player_a",
+        "match__player_b",
+        "match__place__event__tournament",
+        "match__place__event__parent",  # a cut knockout is named after its Swiss
+    )
+
+
+def player_match_list(*, player: Player) -> QuerySet[Match]:
+    """The player's matches, each with the event and round it is played in (if any)."""
+    return player_matches(player=player).select_related("place__event__tournament")
+
+
+def rating_list() -> QuerySet[Player]:
+    """The club's rating list: every player with a rated match, best first, each with
+    ``rank`` (players on the same rating share one: 1, 2, 2, 4; a filtered list keeps the
+    ranks of the whole list), ``rated`` (rated matches), ``last_change`` and ``last_date``
+    (the latest rated match's change and date)."""
+    has_rated = Exists(RatingChange.objects.filter(player=OuterRef("pk")))
+    better = Player.objects.filter(has_rated, rating__gt=OuterRef("rating")).order_by()
+    ahead = better.annotate(count=Func(F("pk"), function="COUNT")).values("count")
+    last = RatingChange.objects.filter(player=OuterRef("pk")).order_by("-order")
+    moved = ExpressionWrapper(
+        F("rating_after") - F("rating_before"),
+        output_field=DecimalField(max_digits=7, decimal_places=2),
+    )
+    return (
+        Player.objects.filter(has_rated)
+        .annotate(
+            rank=Subquery(ahead, output_field=IntegerField()) + 1,
+            rated=Subquery(
+                RatingChange.objects.filter(player=OuterRef("pk"))
+                .order_by()
+                .annotate(count=Func(F("pk"), function="COUNT"))
+                .values("count"),
+                output_field=IntegerField(),
+            ),
+            last_change=Subquery(last.annotate(moved=moved).values("moved")[:1]),
+            last_date=Subquery(last.values("match__date")[:1]),
+        )
+        .order_by("-rating", "sort_name", "name", "id")
+    )
+
+
+# --- a player's own page ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """One of the player's matches as they see it: who they play, where, and how it stands."""
+
+    match: Match
+    opponent: Player
+    score: tuple[int, int]  # the player's points first
+    won: bool | None  # None while not decided
+    table: int | None
+    event: Event | None
+    round: RoundName | None
+    reports: bool = False  # the tournament lets its players report results
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One of the player's rating changes as they see it, with where the match was played."""
+
+    change: RatingChange
+    event: Event | None
+    round: RoundName | None
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    entry: Entry
+    check_in_open: bool  # the player may check in now, from their phone
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """A report waiting on one of the player's matches, with the match as they see it
+    (event, round, length, table): two matches against the same opponent told apart."""
+
+    report: ResultReport
+    item: PlayerMatch
+
+
+@dataclass(frozen=True)
+class PlayerReportsSeen:
+    """The player's waiting reports: those they must answer, and their own."""
+
+    to_answer: list[PlayerReport]
+    waiting: list[PlayerReport]
+
+
+def _reports_seen(
+    player: Player, matches: QuerySet[Match], known: list[PlayerMatch]
+) -> PlayerReportsSeen:
+    """The player's waiting reports, each with its match; the matches already read for the
+    page are used, the others (a report on a match meanwhile decided) read in one query."""
+    reports = player_reports_pending(player=player)
+    by_match = {item.match.pk: item for item in known}
+    missing = {r.match_id for r in [*reports.to_answer, *reports.waiting]} - set(by_match)
+    if missing:
+        by_match |= {m.pk: _player_match(player, m) for m in matches.filter(pk__in=missing)}
+    return PlayerReportsSeen(
+        to_answer=[PlayerReport(r, by_match[r.match_id]) for r in reports.to_answer],
+        waiting=[PlayerReport(r, by_match[r.match_id]) for r in reports.waiting],
+    )
+
+
+@dataclass(frozen=True)
+class PlayerHome:
+    player: Player
+    next_match: PlayerMatch | None
+    in_play: list[PlayerMatch]
+    results: list[PlayerMatch]
+    ratings: list[PlayerRating]
+    entries: list[PlayerEntry]
+    requests: list[Any]
+    reports: PlayerReportsSeen  # results reported and waiting: for this player to answer, or theirs
+
+    @property
+    def check_in(self) -> list[PlayerEntry]:
+        """The entries the player may check in now."""
+        return [item for item in self.entries if item.check_in_open]
+
+
+RESULTS_SHOWN = 20
+
+
+def _player_match(player: Player, match: Match) -> PlayerMatch:
+    sheet = match_score_sheet(match=match)
+    side = 0 if match.player_a_id == player.pk else 1
+    place = getattr(match, "place", None)
+    table = getattr(match, "table", None)
+    return PlayerMatch(
+        match=match,
+        opponent=match.player_b if side == 0 else match.player_a,
+        score=(sheet.score[side], sheet.score[1 - side]),
+        won=None if sheet.winner is None else sheet.winner == side,
+        table=table.number if table is not None else None,
+        event=place.event if place is not None else None,
+        round=place.round_name if place is not None else None,
+        reports=place is not None
+        and place.event.tournament.results_by == Tournament.ResultsBy.PLAYERS,
+    )
+
+
+def _player_rating(change: RatingChange) -> PlayerRating:
+    place = getattr(change.match, "place", None)
+    return PlayerRating(
+        change=change,
+        event=place.event if place is not None else None,
+        round=place.round_name if place is not None else None,
+    )
+
+
+def player_home(*, player: Player) -> PlayerHome:
+    """What a player signed in looks for on their phone, in a fixed number of queries: their
+    next match, those in play, their last results and rating changes, their entries."""
+    matches = (
+        Match.objects.filter(Q(player_a=player) | Q(player_b=player))
+        .select_related(
+            "player_a", "player_b", "place__event__tournament", "place__event__parent", "table"
+        )
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+    )
+    waiting = [
+        _player_match(player, m)
+        for m in matches.filter(status=Match.Status.SCHEDULED).order_by(
+            "date", "place__round", "id"
+        )
+    ]
+    in_play = [
+        _player_match(player, m)
+        for m in matches.filter(status=Match.Status.IN_PLAY).order_by("date", "id")
+    ]
+    decided = matches.filter(status__in=(Match.Status.FINISHED, Match.Status.WALKOVER))
+    results = [
+        _player_match(player, m)
+        for m in decided.order_by("-date", "-finished_at", "-id")[:RESULTS_SHOWN]
+    ]
+    ratings = [_player_rating(c) for c in player_rating_history(player=player)[:RESULTS_SHOWN]]
+    entries = [
+        PlayerEntry(
+            entry=entry,
+            check_in_open=entry.status == Entry.Status.REGISTERED and not entry.event.drawn,
+        )
+        for entry in Entry.objects.filter(player=player)
+        .select_related("event__tournament", "event__parent")
+        .order_by("-event__tournament__date", "event__tournament_id", "event_id")[:RESULTS_SHOWN]
+    ]
+    requests = list(
+        player.entry_requests.filter(status=EntryRequest.Status.PENDING).select_related(
+            "event__tournament"
+        )
+    )
+    # a match at a table first: the one the player is called to, whatever the order
+    waiting.sort(key=lambda item: item.table is None)
+    return PlayerHome(
+        player=player,
+        next_match=waiting[0] if waiting else None,
+        in_play=in_play,
+        results=results,
+        ratings=ratings,
+        entries=entries,
+        requests=requests,
+        reports=_reports_seen(player, matches, [*waiting, *in_play, *results]),
+    )
