@@ -19,9 +19,10 @@ from django_tables2 import RequestConfig
 from club.audit import audit_for_tournament
 from club.confirm import Confirmation, confirm_page, confirmed
 from club.forms import form_errors_said
-from club.policy import can_create, can_direct, match_scope, require, sign_in_required
+from club.policy import can_create, can_direct, require, sign_in_required
 from club.tables import table_export
 from matches.forms import DiceForm
+from matches.places import match_place
 
 from .advancement import player_withdrawn_matches
 from .announcements import announcements_shown
@@ -830,7 +831,7 @@ def round_sheets(request, pk: int, number: int):
             "match": m,
             "lines": range(1, 2 * m.length),
             "dense": m.length > 9,
-            "where": match_scope(m).label,
+            "where": match_place(m).label,
             "code": m.place.bracket_key,
             "table": getattr(m, "table", None),  # none: Django raises, the sheet has no table
         }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import (
     Count,
@@ -29,10 +29,12 @@ from django.db.models import (
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.actors import Actor
 from club.models import Player
 from club.policy import MatchScope, PlayerScope
 from club.selectors import players_namesakes
 from matches.models import Game, Match, ResultReport
+from matches.places import MatchPlace, ReportDetail
 from matches.selectors import (
     ScoreSheet,
     match_score_sheet,
@@ -60,9 +62,25 @@ from .reasons import reason_text
 from .rounds import RoundName, round_name
 
 
-def match_scope(match: Any) -> MatchScope | None:
-    """Where a match is played, for the policy and the match's pages (registered at start-up);
-    None for a match outside any tournament."""
+def match_scope(match: Match) -> MatchScope | None:
+    """Where a match is played, for the policy (registered at start-up): its tournament,
+    who directs it, what the tournament lets its players do; None for a match outside
+    any tournament."""
+    tournament = Tournament.objects.filter(events__places__match_id=match.pk).first()
+    if tournament is None:
+        return None
+    return MatchScope(
+        tournament_id=tournament.pk,
+        directors=frozenset(tournament.directors.values_list("pk", flat=True)),
+        physical_dice=tournament.physical_dice,
+        player_reports=tournament.results_by == tournament.ResultsBy.PLAYERS,
+    )
+
+
+def match_place(match: Match) -> MatchPlace | None:
+    """Where a match is played and how its result is reported, for the match's pages
+    (registered at start-up, see :mod:`matches.places`); None for a match outside any
+    tournament."""
     place = (
         Place.objects.filter(match_id=match.pk)
         .select_related("event__tournament", "event__parent", "match__table")
@@ -75,12 +93,9 @@ def match_scope(match: Any) -> MatchScope | None:
         table: int | None = place.match.table.number
     except Table.DoesNotExist:
         table = None
-    return MatchScope(
-        tournament_id=tournament.pk,
-        directors=frozenset(tournament.directors.values_list("pk", flat=True)),
-        physical_dice=tournament.physical_dice,
-        player_reports=tournament.results_by == tournament.ResultsBy.PLAYERS,
-        report_detail=tournament.report_detail,
+    return MatchPlace(
+        # one of the three, by the table's constraint (tournament_report_detail_known)
+        report_detail=cast(ReportDetail, tournament.report_detail),
         confirm_minutes=tournament.confirm_minutes,
         label=_("%(tournament)s · %(event)s · %(round)s (%(key)s)")
         % {
@@ -94,7 +109,7 @@ def match_scope(match: Any) -> MatchScope | None:
     )
 
 
-def player_scope(player: Any) -> PlayerScope:
+def player_scope(player: Player) -> PlayerScope:
     """The directors of every tournament the player is entered in or has a match of (a
     substitute's predecessor keeps their matches), for the policy (registered at start-up)."""
     played = Tournament.objects.filter(
@@ -123,7 +138,7 @@ def tournament_playing_directors(*, tournament: Tournament) -> QuerySet[Player]:
     )
 
 
-def directs_a_tournament(user: Any) -> bool:
+def directs_a_tournament(user: Actor) -> bool:
     """The account directs some tournament (for the policy, registered at start-up)."""
     return Tournament.directors.through.objects.filter(user_id=user.pk).exists()
 
