@@ -34,7 +34,7 @@ from rules.match import GameResult, Outcome, check_match_length, checked_match, 
 from rules.match import Match as RulesMatch
 
 from .hooks import result_announce, result_correction_check
-from .models import Game, Match, ResultReport
+from .models import Dispute, Game, Match, ResultReport
 
 
 class SheetChanged(ValidationError):
@@ -110,7 +110,7 @@ def match_audit_record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     subject: Any = None,
-    dispute: Any = None,
+    dispute: Dispute | None = None,
 ) -> AuditEntry:
     """An audit entry about a match (or something of it: a game, a board, a dispute); it names
     the match's players, for the pages that list it among other matches' changes."""
@@ -132,7 +132,7 @@ def match_audit_record(
 
 @contextmanager
 def _result_write(
-    match: Match, *, user: Actor, version: int | None, board: bool = False, report: Any = None
+    match: Match, *, user: Actor, version: int | None, board: bool = False, report: ResultReport | None = None
 ) -> Iterator[Match]:
     """The one way a result is written: see the module's docstring. Yields the locked row;
     the caller changes it, then this bumps the version (the caller audits and announces).
@@ -199,8 +199,8 @@ def game_record(
     resigned: int | None = None,
     user: Actor,
     board: bool = False,
-    dispute: Any = None,
-    report: Any = None,
+    dispute: Dispute | None = None,
+    report: ResultReport | None = None,
 ) -> Game:
     """Record game ``number`` (the next one): refused if another was recorded meanwhile.
 
@@ -281,7 +281,7 @@ def game_correct(
     resigned: int | None = None,
     user: Actor,
     version: int | None = None,
-    dispute: Any = None,
+    dispute: Dispute | None = None,
 ) -> Game:
     """Change a recorded game; the games after it are re-derived, and refused if now impossible.
 
@@ -323,8 +323,8 @@ def match_record_final_score(
     score_b: int,
     user: Actor,
     version: int | None = None,
-    dispute: Any = None,
-    report: Any = None,
+    dispute: Dispute | None = None,
+    report: ResultReport | None = None,
 ) -> Match:
     """Only the final score is known: it must be one the rules can produce (WBF 3).
 
@@ -468,7 +468,7 @@ def final_score_checked(match: Match, score_a: int, score_b: int) -> tuple[int, 
     return score
 
 
-def _reported_by(match: Match, report: Any) -> dict[str, str]:
+def _reported_by(match: Match, report: ResultReport | None) -> dict[str, str]:
     """The audit's words for a result a player reported: who reported it."""
     return {} if report is None else {"reported_by": match.player(report.side).name}
 
