@@ -132,7 +132,12 @@ def match_audit_record(
 
 @contextmanager
 def _result_write(
-    match: Match, *, user: Actor, version: int | None, board: bool = False, report: ResultReport | None = None
+    match: Match,
+    *,
+    user: Actor,
+    version: int | None,
+    board: bool = False,
+    report: ResultReport | None = None,
 ) -> Iterator[Match]:
     """The one way a result is written: see the module's docstring. Yields the locked row;
     the caller changes it, then this bumps the version (the caller audits and announces).
