@@ -77,10 +77,14 @@ _directing_finders: list[Callable[[User], bool]] = []
 # The scopes found during the request being served, by match id (None: not serving a
 # request, so nothing is kept). A page asks the policy about one match several times (may
 # they change it, which sides of the board, may they type the dice): the first answer
-# serves the rest of the request, and the next request asks afresh. Only a match found in
-# a tournament is kept, since that does not change within a request; a match outside one
-# may be placed in a tournament by the request itself (a draw creates, then places).
-# A context variable, so each thread or task serving a request has its own.
+# serves the rest of the request, and the next request asks afresh (a request that changes
+# a tournament's directors or settings asks nothing of its matches after). Only a match
+# found in a tournament is kept: one outside any may be placed in a tournament by the
+# request itself (a draw creates a match, then places it). Kept here, by id, rather than on
+# the match object: every copy of the match read in the request shares the answer, and
+# none carries it into another request. A context variable, so each thread or task serving
+# a request has its own; where none is being served (a command, a test calling the policy)
+# nothing is kept and each question is asked afresh.
 _request_scopes: ContextVar[dict[int, MatchScope] | None] = ContextVar(
     "request_scopes", default=None
 )
