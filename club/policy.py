@@ -40,6 +40,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.signals import request_finished, request_started
 from django.db.models import Exists, OuterRef
+from django.http import HttpRequest
 
 from .actors import SYSTEM as SYSTEM  # the site acting; services import it with the policy
 from .actors import Actor
@@ -363,7 +364,7 @@ def sign_in_required(view: Callable[..., Any]) -> Callable[..., Any]:
     """
 
     @wraps(view)
-    def wrapper(request: Any, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
