@@ -140,6 +140,8 @@ def tournament_playing_directors(*, tournament: Tournament) -> QuerySet[Player]:
 
 def directs_a_tournament(user: Actor) -> bool:
     """The account directs some tournament (for the policy, registered at start-up)."""
+    if user.pk is None:  # a visitor, or the site itself
+        return False
     return Tournament.directors.through.objects.filter(user_id=user.pk).exists()
 
 
