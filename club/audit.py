@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Model, QuerySet
 from django.utils.translation import gettext as _
 
+from .actors import Actor, System
 from .models import AuditEntry
-from .policy import SYSTEM, own_player
+from .policy import own_player
 
 SentenceRenderer = Callable[[AuditEntry, str], str]
 _SENTENCES: dict[str, SentenceRenderer] = {}
@@ -29,12 +31,12 @@ def audit_sentences_register(renderers: Mapping[str, SentenceRenderer]) -> None:
     _SENTENCES.update(renderers)
 
 
-def actor_name(user: Any) -> str:
+def actor_name(user: Actor | None) -> str:
     """A person as the site names them in its audit and on its pages: the name of the
     player their account is linked to (a player reads "Niccolò D'Agostino confirmed", not
     their sign-in "niccolo"), else their full name, else their user name. The one place
     that decides it: every sentence naming who acted goes through here."""
-    if user is None or user is SYSTEM or not getattr(user, "is_authenticated", False):
+    if user is None or isinstance(user, AnonymousUser | System) or not user.is_authenticated:
         return ""
     player = own_player(user)
     if player is not None:
@@ -44,7 +46,7 @@ def actor_name(user: Any) -> str:
 
 def audit_record(
     *,
-    user: Any,
+    user: Actor,
     code: str,
     subject: Model,
     params: Mapping[str, Any] | None = None,
@@ -58,10 +60,11 @@ def audit_record(
     together). ``user`` is the person acting, or :data:`club.policy.SYSTEM`."""
     if code not in _SENTENCES:
         raise ValueError(f"audit code {code!r} has no sentence registered")
-    person = user if actor_name(user) else None
+    name = actor_name(user)
+    person = user if name and isinstance(user, User) else None  # a person, not the site
     return AuditEntry.objects.create(
         user=person,
-        user_name=actor_name(user),
+        user_name=name,
         code=code,
         params=dict(params or {}),
         before=dict(before) if before is not None else None,

@@ -147,7 +147,7 @@ class AuditEntryIsPermanent(RuntimeError):
     """An attempt to edit or delete an audit entry: the trail is append-only."""
 
 
-class AuditQuerySet(models.QuerySet):
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
     def update(self, **kwargs: Any) -> NoReturn:
         raise AuditEntryIsPermanent("audit entries are never edited")
 
@@ -159,7 +159,8 @@ class AuditEntry(models.Model):
     """One change: who, when, what (a code and its parameters), the facts before and after."""
 
     at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
-    # PROTECT: an account that changed something is deactivated, not deleted
+    # PROTECT: an account that changed something is deactivated, not deleted; the tournament
+    # file's trail names the account by it (tournaments.transfer)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -177,12 +178,27 @@ class AuditEntry(models.Model):
     params = models.JSONField(default=dict, blank=True)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
+    # what changed: a player's page lists its changes, a withdrawal finds its own entry
+    # (club.audit.audit_for_subject), the live pages the newest change of a player; indexed
+    # (audit_subject) for those
     subject_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
     subject_id = models.PositiveBigIntegerField()
     subject = GenericForeignKey("subject_type", "subject_id")
-    # where the change belongs, for the pages that list changes (plain ids: see the module)
+    # Where the change belongs, beyond its subject: plain ids, not foreign keys, so the trail
+    # outlives what it names (a match removed, a tournament deleted) and this app need not
+    # know the apps above it. Each is kept because a query reads it:
+    # - match_id: a match's changes (club.audit.audit_for_match, the match's page and its
+    #   Changes), whether a match has begun (matches.selectors, BEGUN_BY), the latest change
+    #   of a match (matches.services), and the tournament file's trail (tournaments.transfer,
+    #   the changes of its matches made before they had their place); indexed for those.
     match_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    # - tournament_id: a tournament's Changes page (club.audit.audit_for_tournament), the
+    #   live pages' freshness (tournaments.live, its newest change) and the tournament
+    #   file's trail; indexed for those.
     tournament_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    # - dispute_id: the dispute a change settled, written to the tournament file with each
+    #   entry of the trail and read back by its import (tournaments.transfer); read with
+    #   the entry, never searched by, so not indexed.
     dispute_id = models.PositiveBigIntegerField(null=True, blank=True)
 
     objects = AuditQuerySet.as_manager()

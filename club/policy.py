@@ -28,34 +28,36 @@ at start-up that tell it (:func:`register_match_scope`, :func:`register_player_s
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, TypeAlias, TypeGuard
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.signals import request_finished, request_started
 from django.db.models import Exists, OuterRef
+from django.http import HttpRequest
 
 from .actors import SYSTEM as SYSTEM  # the site acting; services import it with the policy
+from .actors import Actor
+from .models import Player
 
 
 @dataclass(frozen=True)
 class MatchScope:
-    """What the policy needs to know about where a match is played."""
+    """What the policy needs to know about where a match is played, and nothing else: a
+    tournament's other settings (how results are reported, the match's label and table)
+    reach the match's pages from the tournaments app through :mod:`matches.places`."""
 
     tournament_id: int | None = None
     directors: frozenset[int] = frozenset()  # user ids of the tournament's directors
     physical_dice: bool = False  # the tournament lets players enter dice rolled at the table
     # the players report results and the opponent confirms them (else directors enter them)
     player_reports: bool = False
-    report_detail: str = "either"  # "games", "final" or "either": how players report
-    confirm_minutes: int = 15  # how long a report waits for the opponent, then the director
-    label: str = ""  # "Torneo d'Autunno · Main draw · round 2", for the match's pages
-    table: int | None = None  # the table the match is given, for the players' pages
-    url: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,34 +70,64 @@ class PlayerScope:
 
 OUTSIDE = MatchScope()
 NOWHERE = PlayerScope()
-_scope_finders: list[Callable[[Any], MatchScope | None]] = []
-_player_finders: list[Callable[[Any], PlayerScope]] = []
-_directing_finders: list[Callable[[Any], bool]] = []
+MatchScopeFinder: TypeAlias = Callable[[Any], MatchScope | None]
+_scope_finders: list[MatchScopeFinder] = []
+_player_finders: list[Callable[[Player], PlayerScope]] = []
+_directing_finders: list[Callable[[User], bool]] = []
+
+# The scopes found during the request being served, by match id (None: not serving a
+# request, so nothing is kept). A page asks the policy about one match several times (may
+# they change it, which sides of the board, may they type the dice): the first answer
+# serves the rest of the request, and the next request asks afresh (a request that changes
+# a tournament's directors or settings asks nothing of its matches after). Only a match
+# found in a tournament is kept: one outside any may be placed in a tournament by the
+# request itself (a draw creates a match, then places it). Kept here, by id, rather than on
+# the match object: every copy of the match read in the request shares the answer, and
+# none carries it into another request. A context variable, so each thread or task serving
+# a request has its own; where none is being served (a command, a test calling the policy)
+# nothing is kept and each question is asked afresh.
+_request_scopes: ContextVar[dict[int, MatchScope] | None] = ContextVar(
+    "request_scopes", default=None
+)
 
 
-def register_match_scope(finder: Callable[[Any], MatchScope | None]) -> None:
+def _request_began(**kwargs: Any) -> None:
+    _request_scopes.set({})
+
+
+def _request_ended(**kwargs: Any) -> None:
+    _request_scopes.set(None)
+
+
+request_started.connect(_request_began, dispatch_uid="club.policy.request_scopes")
+request_finished.connect(_request_ended, dispatch_uid="club.policy.request_scopes")
+
+
+def register_match_scope(finder: MatchScopeFinder) -> None:
     """A higher app says where a match is played (None: not one of its matches)."""
     if finder not in _scope_finders:
         _scope_finders.append(finder)
 
 
 def match_scope(match: Any) -> MatchScope:
-    """Where the match is played (kept on the match object for the rest of the request)."""
-    cached = match.__dict__.get("_scope")
-    if cached is not None:
-        return cached
+    """Where the match is played, as far as the policy needs (kept for the rest of the
+    request: see ``_request_scopes``)."""
+    kept = _request_scopes.get()
+    if kept is not None and match.pk in kept:
+        return kept[match.pk]
     scope = OUTSIDE
     for finder in _scope_finders:
         found = finder(match)
         if found is not None:
             scope = found
             break
-    match.__dict__["_scope"] = scope
+    if kept is not None and scope.tournament_id is not None:
+        kept[match.pk] = scope
     return scope
 
 
 def register_player_scope(
-    finder: Callable[[Any], PlayerScope], directing: Callable[[Any], bool]
+    finder: Callable[[Player], PlayerScope], directing: Callable[[User], bool]
 ) -> None:
     """A higher app says where a player plays (``finder``) and whether an account directs
     any tournament (``directing``)."""
@@ -105,7 +137,7 @@ def register_player_scope(
         _directing_finders.append(directing)
 
 
-def player_scope(player: Any) -> PlayerScope:
+def player_scope(player: Player) -> PlayerScope:
     """The tournaments the player plays in, as far as the policy needs (not kept: a player
     entered meanwhile counts at once)."""
     for finder in _player_finders:
@@ -115,28 +147,29 @@ def player_scope(player: Any) -> PlayerScope:
     return NOWHERE
 
 
-def _person(user: Any) -> bool:
+def _person(user: Actor | None) -> TypeGuard[User]:
+    """A person signed in, whose account is active (not a visitor, not the site)."""
     return bool(user is not None and user.is_authenticated and user.is_active)
 
 
-def _staff(user: Any) -> bool:
+def _staff(user: Actor | None) -> TypeGuard[User]:
     return _person(user) and (user.is_staff or user.is_superuser)
 
 
-def in_directors_group(user: Any) -> bool:
+def in_directors_group(user: Actor) -> bool:
     if not _person(user):
         return False
     return _staff(user) or user.groups.filter(name=settings.DIRECTORS_GROUP).exists()
 
 
-def can_direct(user: Any, tournament: Any) -> bool:
+def can_direct(user: Actor, tournament: Any) -> bool:
     """May change this tournament, its events, entries and matches."""
     if user is SYSTEM or _staff(user):
         return True
     return _person(user) and tournament.directors.filter(pk=user.pk).exists()
 
 
-def can_change_match(user: Any, match: Any) -> bool:
+def can_change_match(user: Actor, match: Any) -> bool:
     """May record, correct or settle this match's result, import its log, open its disputes."""
     if user is SYSTEM or _staff(user):
         return True
@@ -148,7 +181,7 @@ def can_change_match(user: Any, match: Any) -> bool:
     return user.pk in scope.directors
 
 
-def header_standing(user: Any) -> tuple[bool, int | None]:
+def header_standing(user: Actor) -> tuple[bool, int | None]:
     """For every page's header, in one query: may the user create (:func:`can_create`), and
     the id of the player linked to their account (None: not a player)."""
     if not _person(user):
@@ -166,12 +199,12 @@ def header_standing(user: Any) -> tuple[bool, int | None]:
     return _staff(user) or row[0], row[1]
 
 
-def can_create(user: Any) -> bool:
+def can_create(user: Actor) -> bool:
     """May register players, create a tournament or a match outside any tournament."""
     return user is SYSTEM or in_directors_group(user)
 
 
-def directs(user: Any) -> bool:
+def directs(user: Actor) -> bool:
     """Staff, a member of the Directors group, or a director of some tournament: an account
     whose rights reach other people's matches, so never silently linked to a player."""
     if not _person(user):
@@ -179,7 +212,7 @@ def directs(user: Any) -> bool:
     return in_directors_group(user) or any(finder(user) for finder in _directing_finders)
 
 
-def can_change_player(user: Any, player: Any) -> bool:
+def can_change_player(user: Actor, player: Player) -> bool:
     """May change a player's details and issue or revoke their invitation: staff, the
     directors of a tournament they play in, and, for a player in no tournament, the
     Directors group. A director of another tournament may not: a player's invitation makes
@@ -194,7 +227,7 @@ def can_change_player(user: Any, player: Any) -> bool:
     return in_directors_group(user)
 
 
-def link_refusal(user: Any, player: Any) -> str | None:
+def link_refusal(user: Actor, player: Player) -> str | None:
     """Why an account may not be linked to this player by their invitation (None: it may,
     though an account that :func:`directs` is asked to say it is the player first): the
     account directs a tournament the player plays in, so it would judge its own matches."""
@@ -203,7 +236,7 @@ def link_refusal(user: Any, player: Any) -> str | None:
     return None
 
 
-def board_sides(user: Any, match: Any) -> frozenset[int]:
+def board_sides(user: Actor, match: Any) -> frozenset[int]:
     """The sides a user may act for on the board: both for the match's directors, else their own."""
     if can_change_match(user, match):
         return frozenset({0, 1})
@@ -216,7 +249,7 @@ def board_sides(user: Any, match: Any) -> frozenset[int]:
     )
 
 
-def player_side(user: Any, match: Any) -> int | None:
+def player_side(user: Actor, match: Any) -> int | None:
     """The side of the match the user plays (their account linked to the player), or None."""
     if not _person(user):
         return None
@@ -226,7 +259,7 @@ def player_side(user: Any, match: Any) -> int | None:
     return None
 
 
-def can_report_result(user: Any, match: Any) -> bool:
+def can_report_result(user: Actor, match: Any) -> bool:
     """May report the result of this match from their phone: a player of it, linked to their
     account, in a tournament whose results the players report, the match not yet decided."""
     if not match_scope(match).player_reports or match.decided:
@@ -234,13 +267,13 @@ def can_report_result(user: Any, match: Any) -> bool:
     return player_side(user, match) is not None
 
 
-def can_answer_report(user: Any, match: Any, reporter_side: int) -> bool:
+def can_answer_report(user: Actor, match: Any, reporter_side: int) -> bool:
     """May confirm or dispute a player's report: the other player of the match."""
     side = player_side(user, match)
     return side is not None and side != reporter_side and match_scope(match).player_reports
 
 
-def can_type_dice(user: Any, match: Any) -> bool:
+def can_type_dice(user: Actor, match: Any) -> bool:
     """Dice rolled at the table are entered by a director, or by the players when allowed."""
     if can_change_match(user, match):
         return True
@@ -255,7 +288,7 @@ def can_type_dice(user: Any, match: Any) -> bool:
 PLAYER_OWN_FIELDS = frozenset({"name", "club", "email", "phone"})
 
 
-def own_player(user: Any) -> Any:
+def own_player(user: Actor) -> Player | None:
     """The player linked to this account, or None."""
     if not _person(user):
         return None
@@ -265,7 +298,7 @@ def own_player(user: Any) -> Any:
         return None
 
 
-def player_fields_allowed(user: Any, player: Any) -> frozenset[str]:
+def player_fields_allowed(user: Actor, player: Player) -> frozenset[str]:
     """The details of ``player`` this user may change (``account``: the sign-in linked)."""
     if user is SYSTEM or _staff(user):
         return frozenset({*PLAYER_OWN_FIELDS, "country", "account"})
@@ -276,17 +309,17 @@ def player_fields_allowed(user: Any, player: Any) -> frozenset[str]:
     return frozenset()
 
 
-def can_invite(user: Any, player: Any) -> bool:
+def can_invite(user: Actor, player: Player) -> bool:
     """May issue or revoke a player's invitation to make their own account."""
     return can_change_player(user, player)
 
 
-def is_own_entry(user: Any, entry: Any) -> bool:
+def is_own_entry(user: Actor, entry: Any) -> bool:
     """The entry is the signed-in player's own."""
     return _person(user) and entry.player.user_id is not None and entry.player.user_id == user.pk
 
 
-def can_check_in(user: Any, entry: Any) -> bool:
+def can_check_in(user: Actor, entry: Any) -> bool:
     """May check this entry in: its tournament's directors, or the entered player themselves
     while check-in is open (the event not drawn, the entry not withdrawn)."""
     if can_direct(user, entry.event.tournament):
@@ -296,13 +329,13 @@ def can_check_in(user: Any, entry: Any) -> bool:
     return not entry.event.drawn and entry.status != "withdrawn"
 
 
-def can_ask_to_enter(user: Any, event: Any) -> bool:
+def can_ask_to_enter(user: Actor, event: Any) -> bool:
     """May ask to enter an event: a player signed in, while its tournament lets players ask
     and the draw is not made (whether they are entered already is the service's refusal)."""
     return own_player(user) is not None and event.tournament.open_entry and not event.drawn
 
 
-def directors_nameable(user: Any) -> Any:
+def directors_nameable(user: Actor) -> Any:
     """The accounts ``user`` may make directors of a tournament they create or import (a
     queryset): the members of the ``Directors`` group, as the tournament form offers them;
     staff and the site itself may name any account; anyone else, none."""
@@ -331,7 +364,7 @@ def sign_in_required(view: Callable[..., Any]) -> Callable[..., Any]:
     """
 
     @wraps(view)
-    def wrapper(request: Any, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -24,16 +25,18 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 import rules
+from club.actors import Actor
 from club.cache import cache
-from club.policy import can_change_match, match_scope, require
+from club.policy import can_change_match, require
 from club.words import sentence
 from rules.errors import MatFileError
-from rules.matfile import GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
+from rules.matfile import Entry, GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
 from rules.position import Variation
 from rules.replay import Problem, Replay, replay_match, written_games
 
 from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
+from .places import match_place
 from .selectors import match_score_sheet
 from .services import game_record, match_audit_record, result_facts
 
@@ -81,9 +84,9 @@ def match_mat(*, match: Match) -> str:
         last = games[-1]
         games[-1] = WrittenGame(last.score, last.cells, last.winner, last.points, wins_match=True)
     tags = [("Site", "Crawford"), ("Date", match.date.strftime("%Y.%m.%d"))]
-    scope = match_scope(match)
-    if scope.label:
-        tags.insert(0, ("Event", scope.label))
+    place = match_place(match)
+    if place.label:
+        tags.insert(0, ("Event", place.label))
     return format_mat(
         length=match.length,
         players=(str(match.player_a), str(match.player_b)),
@@ -218,16 +221,16 @@ def _left_column(match: Match, players: tuple[str, str], left: int | None) -> tu
     return left, by_name
 
 
-def _kept(keys: list[str]) -> dict:
+def _kept(keys: list[str]) -> dict[str, Any]:
     """What the cache keeps under these keys; nothing when it cannot answer (replay instead)."""
     return cache.get_many(keys)
 
 
-def _keep(values: dict) -> None:
+def _keep(values: dict[str, Any]) -> None:
     cache.set_many(values, KEEP_SECONDS)
 
 
-def mat_import(*, match: Match, text: str, left: int | None = None, user) -> ImportPlan:
+def mat_import(*, match: Match, text: str, left: int | None = None, user: Actor) -> ImportPlan:
     """Bring a match played elsewhere into the site: its games, their logs, the score."""
     require(can_change_match(user, match))
     plan = mat_import_plan(match=match, text=text, left=left)
@@ -300,7 +303,7 @@ def _check_rules(start: tuple[int, int], standard: bool, crawford: bool) -> None
 def _swapped(record: MatchRecord) -> MatchRecord:
     """The same file with its columns exchanged, so column 0 is the match's player A."""
 
-    def entries(game: GameRecord):
+    def entries(game: GameRecord) -> tuple[Entry, ...]:
         return tuple(replace(entry, player=1 - entry.player) for entry in game.entries)
 
     games = tuple(

@@ -19,7 +19,6 @@ from club.policy import (
     can_answer_report,
     can_change_match,
     can_report_result,
-    match_scope,
     own_player,
     player_side,
     require,
@@ -30,6 +29,7 @@ from .endings import cube_shown, ending_text
 from .forms import GameForm, NotificationsForm, ReportDisputeForm, ReportScoreForm, VersionForm
 from .models import Match, ResultReport
 from .notify import notifications_set, player_notifications
+from .places import match_place
 from .reports import (
     report_claimed_score,
     report_confirm,
@@ -106,7 +106,7 @@ def report_outcome_said(report: ResultReport, side: int | None) -> str:
 def _page(request, match: Match, status: int = 200, **forms):
     """The report page as this visitor sees it (a player of the match, or its director)."""
     user = request.user
-    scope = match_scope(match)
+    scope = match_place(match)
     side = player_side(user, match)
     directing = can_change_match(user, match)
     sheet = match_score_sheet(match=match)

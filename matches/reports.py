@@ -15,19 +15,18 @@ A match being played on the site's board needs no report: its games are recorded
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from club.actors import Actor
 from club.policy import (
     can_answer_report,
     can_change_match,
     can_report_result,
-    match_scope,
     player_side,
     require,
 )
@@ -36,6 +35,7 @@ from rules.match import score_possible
 from .disputes import dispute_open
 from .models import Match, ResultReport
 from .notify import player_notify
+from .places import match_place
 from .services import (
     final_score_checked,
     game_record,
@@ -64,8 +64,11 @@ def report_claimed_score(report: ResultReport) -> tuple[int, int]:
     """The match's score if the report is right: its final score, or the score after its
     games (the games recorded before it, then its own)."""
     if report.kind == ResultReport.Kind.FINAL:
+        # a report of the final score has both (the table's constraint)
+        assert report.score_a is not None and report.score_b is not None
         return (report.score_a, report.score_b)
     match = report.match
+    assert report.first_game is not None  # a report of games names its first (a constraint)
     recorded = [g.as_result() for g in match.games.order_by("number")[: report.first_game - 1]]
     return games_checked(match, recorded + report.game_results()).score
 
@@ -73,7 +76,7 @@ def report_claimed_score(report: ResultReport) -> tuple[int, int]:
 def report_make(
     *,
     match: Match,
-    user: Any,
+    user: Actor,
     number: int | None = None,
     winner: int | None = None,
     cube: int = 1,
@@ -89,8 +92,10 @@ def report_make(
     if side is not None and match.decided:  # a player told so in words, not a bare refusal
         raise ValidationError(_("The result of this match is recorded already."))
     require(can_report_result(user, match))
+    # can_report_result: a player of the match, signed in
+    assert side is not None and isinstance(user, User)
     final = score_a is not None or score_b is not None
-    detail = match_scope(match).report_detail
+    detail = match_place(match).report_detail
     if final and detail == "games":
         raise ValidationError(_("In this tournament the players report game by game."))
     if not final and detail == "final":
@@ -137,6 +142,7 @@ def report_make(
                     raise ValidationError(
                         _("This match has its games recorded: its score comes from them.")
                     )
+                assert score_a is not None and score_b is not None  # both, checked above
                 final_score_checked(locked, score_a, score_b)
                 report = ResultReport.objects.create(
                     match=locked,
@@ -147,7 +153,7 @@ def report_make(
                     score_b=score_b,
                     match_version=locked.version,
                 )
-                facts = {"score_a": score_a, "score_b": score_b}
+                facts: dict[str, object] = {"score_a": score_a, "score_b": score_b}
             else:
                 claimed = waiting.game_results() if waiting is not None else []
                 expected = len(recorded) + len(claimed) + 1
@@ -159,8 +165,14 @@ def report_make(
                         )
                         % {"number": number, "next": expected}
                     )
+                assert new is not None and winner is not None  # a game: checked above
                 games_checked(locked, [g.as_result() for g in recorded] + claimed + [new])
-                game = {"winner": winner, "cube": cube, "result": result, "resigned": resigned}
+                game: dict[str, str | int | None] = {
+                    "winner": winner,
+                    "cube": cube,
+                    "result": result,
+                    "resigned": resigned,
+                }
                 if waiting is None:
                     report = ResultReport.objects.create(
                         match=locked,
@@ -195,7 +207,7 @@ def report_make(
                     context={
                         "name": locked.player(side).name,
                         "match": f"{locked.player_a.name} – {locked.player_b.name}",
-                        "minutes": match_scope(locked).confirm_minutes,
+                        "minutes": match_place(locked).confirm_minutes,
                     },
                     path=report.get_absolute_url(),
                 )
@@ -215,7 +227,7 @@ def _waiting(report: ResultReport, version: int | None) -> ResultReport:
         .get(pk=report.pk)
     )
     name = locked.reporter.name
-    refusals = {
+    refusals: dict[str, str] = {
         ResultReport.Status.CONFIRMED: _("This report is confirmed already."),
         ResultReport.Status.DISPUTED: _("This report is disputed: the director decides."),
         ResultReport.Status.WITHDRAWN: _("%(name)s withdrew this report.") % {"name": name},
@@ -236,7 +248,7 @@ def _waiting(report: ResultReport, version: int | None) -> ResultReport:
     return locked
 
 
-def report_confirm(*, report: ResultReport, user: Any, version: int) -> Match:
+def report_confirm(*, report: ResultReport, user: Actor, version: int) -> Match:
     """The opponent (or a director of the match) confirms: the claim becomes the result,
     through the services a director's entry uses.
 
@@ -247,8 +259,9 @@ def report_confirm(*, report: ResultReport, user: Any, version: int) -> Match:
     with transaction.atomic():
         locked = _waiting(report, version)
         fresh = _locked(match)
+        first = locked.first_game or 0  # a report of games names its first; of a score, none
         if fresh.version != locked.match_version or (
-            locked.kind == ResultReport.Kind.GAMES and fresh.games.count() != locked.first_game - 1
+            locked.kind == ResultReport.Kind.GAMES and fresh.games.count() != first - 1
         ):
             raise ValidationError(
                 _(
@@ -258,9 +271,11 @@ def report_confirm(*, report: ResultReport, user: Any, version: int) -> Match:
             )
         locked.status = ResultReport.Status.CONFIRMED
         locked.answered_at = timezone.now()
-        locked.answered_by = user if getattr(user, "is_authenticated", False) else None
+        locked.answered_by = user if isinstance(user, User) else None  # a person, not the site
         locked.save(update_fields=["status", "answered_at", "answered_by"])
         if locked.kind == ResultReport.Kind.FINAL:
+            # a report of the final score has both (the table's constraint)
+            assert locked.score_a is not None and locked.score_b is not None
             match_record_final_score(
                 match=fresh,
                 score_a=locked.score_a,
@@ -272,7 +287,7 @@ def report_confirm(*, report: ResultReport, user: Any, version: int) -> Match:
             for offset, game in enumerate(locked.games):
                 game_record(
                     match=Match.objects.get(pk=fresh.pk),
-                    number=locked.first_game + offset,
+                    number=first + offset,
                     user=user,
                     report=locked,
                     **game,
@@ -283,7 +298,7 @@ def report_confirm(*, report: ResultReport, user: Any, version: int) -> Match:
 def report_dispute(
     *,
     report: ResultReport,
-    user: Any,
+    user: Actor,
     version: int,
     score_a: int | None = None,
     score_b: int | None = None,
@@ -293,9 +308,10 @@ def report_dispute(
     :func:`report_confirm`."""
     match = report.match
     require(can_answer_report(user, match, report.side))
+    assert isinstance(user, User)  # can_answer_report: a player of the match, signed in
     if (score_a is None) != (score_b is None):
         raise ValidationError(_("Enter both numbers of your score, or neither."))
-    own = None if score_a is None else (score_a, score_b)
+    own = None if score_a is None or score_b is None else (score_a, score_b)
     if own is not None and not score_possible(match.length, own):
         raise ValidationError(
             _(
@@ -307,7 +323,7 @@ def report_dispute(
     with transaction.atomic():
         locked = _waiting(report, version)
         claimed = report_claimed_score(locked)
-        sheets = [None, None]
+        sheets: list[tuple[int, int] | None] = [None, None]
         sheets[locked.side] = claimed
         sheets[1 - locked.side] = own
         dispute = dispute_open(match=locked.match, user=user, report=locked, sheets=sheets)
@@ -328,9 +344,10 @@ def report_dispute(
     return locked
 
 
-def report_withdraw(*, report: ResultReport, user: Any) -> ResultReport:
+def report_withdraw(*, report: ResultReport, user: Actor) -> ResultReport:
     """The reporter takes back a report still waiting for the opponent."""
     require(player_side(user, report.match) == report.side)
+    assert isinstance(user, User)  # player_side: a player of the match, signed in
     with transaction.atomic():
         locked = _waiting(report, None)
         locked.status = ResultReport.Status.WITHDRAWN

@@ -16,13 +16,15 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypedDict
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.audit import audit_record, audit_sentence
 from club.models import AuditEntry, Player
 from club.policy import can_change_match, can_create, match_scope, require
@@ -32,7 +34,7 @@ from rules.match import GameResult, Outcome, check_match_length, checked_match, 
 from rules.match import Match as RulesMatch
 
 from .hooks import result_announce, result_correction_check
-from .models import Game, Match, ResultReport
+from .models import Dispute, Game, Match, ResultReport
 
 
 class SheetChanged(ValidationError):
@@ -62,7 +64,7 @@ def match_create(
     player_b: Player,
     length: int,
     date: datetime.date | None = None,
-    user: Any,
+    user: Actor,
     placed: bool = False,
     holland: bool = False,
 ) -> Match:
@@ -101,14 +103,14 @@ def match_create(
 
 def match_audit_record(
     match: Match,
-    user: Any,
+    user: Actor,
     code: str,
     *,
     params: dict[str, Any] | None = None,
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     subject: Any = None,
-    dispute: Any = None,
+    dispute: Dispute | None = None,
 ) -> AuditEntry:
     """An audit entry about a match (or something of it: a game, a board, a dispute); it names
     the match's players, for the pages that list it among other matches' changes."""
@@ -130,7 +132,12 @@ def match_audit_record(
 
 @contextmanager
 def _result_write(
-    match: Match, *, user: Any, version: int | None, board: bool = False, report: Any = None
+    match: Match,
+    *,
+    user: Actor,
+    version: int | None,
+    board: bool = False,
+    report: ResultReport | None = None,
 ) -> Iterator[Match]:
     """The one way a result is written: see the module's docstring. Yields the locked row;
     the caller changes it, then this bumps the version (the caller audits and announces).
@@ -145,10 +152,11 @@ def _result_write(
     if not board and report is None:
         require(can_change_match(user, match))
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related(
-            "player_a", "player_b"
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .get(pk=match.pk)
         )
-        locked = locked.get(pk=match.pk)
         if version is not None and version != locked.version:
             raise SheetChanged(_changed_message(locked))
         yield locked
@@ -158,7 +166,7 @@ def _result_write(
     match.version = locked.version  # the caller's copy, for a form drawn after the change
 
 
-def _reports_void(match: Match, user: Any) -> None:
+def _reports_void(match: Match, user: Actor) -> None:
     """The match's waiting report, if any, is void: its result was written another way."""
     waiting = ResultReport.objects.select_for_update().filter(
         match=match, status=ResultReport.Status.PENDING
@@ -166,7 +174,7 @@ def _reports_void(match: Match, user: Any) -> None:
     for report in waiting:
         report.status = ResultReport.Status.VOID
         report.answered_at = timezone.now()
-        report.answered_by = user if getattr(user, "is_authenticated", False) else None
+        report.answered_by = user if isinstance(user, User) else None  # a person, not the site
         report.save(update_fields=["status", "answered_at", "answered_by"])
         match_audit_record(
             match,
@@ -194,10 +202,10 @@ def game_record(
     cube: int,
     result: str,
     resigned: int | None = None,
-    user: Any,
+    user: Actor,
     board: bool = False,
-    dispute: Any = None,
-    report: Any = None,
+    dispute: Dispute | None = None,
+    report: ResultReport | None = None,
 ) -> Game:
     """Record game ``number`` (the next one): refused if another was recorded meanwhile.
 
@@ -276,9 +284,9 @@ def game_correct(
     cube: int,
     result: str,
     resigned: int | None = None,
-    user: Any,
+    user: Actor,
     version: int | None = None,
-    dispute: Any = None,
+    dispute: Dispute | None = None,
 ) -> Game:
     """Change a recorded game; the games after it are re-derived, and refused if now impossible.
 
@@ -318,10 +326,10 @@ def match_record_final_score(
     match: Match,
     score_a: int,
     score_b: int,
-    user: Any,
+    user: Actor,
     version: int | None = None,
-    dispute: Any = None,
-    report: Any = None,
+    dispute: Dispute | None = None,
+    report: ResultReport | None = None,
 ) -> Match:
     """Only the final score is known: it must be one the rules can produce (WBF 3).
 
@@ -360,13 +368,13 @@ def match_record_final_score(
     return locked
 
 
-def match_walkover(*, match: Match, winner: int, user: Any, version: int | None = None) -> Match:
+def match_walkover(*, match: Match, winner: int, user: Actor, version: int | None = None) -> Match:
     """The opponent did not play: the match goes to ``winner`` without games.
 
     Recording it again with the other winner, or over a final score, is a correction
     (US rules 4.10); a match with games or a game on the board cannot become one.
     """
-    if winner not in (0, 1):
+    if winner is None or winner not in (0, 1):
         raise ValidationError(_("Choose the winner."))
     with _result_write(match, user=user, version=version) as locked:
         if locked.games.exists() or locked.board_games.filter(actions__isnull=False).exists():
@@ -400,7 +408,7 @@ def match_walkover(*, match: Match, winner: int, user: Any, version: int | None 
     return locked
 
 
-def match_retire(*, match: Match, side: int, user: Any, version: int | None = None) -> Match:
+def match_retire(*, match: Match, side: int, user: Actor, version: int | None = None) -> Match:
     """Player ``side`` retired: the opponent wins the match (a retirement loses the match).
 
     The games played stay on the sheet; the final score is written as the opponent at the
@@ -465,7 +473,7 @@ def final_score_checked(match: Match, score_a: int, score_b: int) -> tuple[int, 
     return score
 
 
-def _reported_by(match: Match, report: Any) -> dict[str, str]:
+def _reported_by(match: Match, report: ResultReport | None) -> dict[str, str]:
     """The audit's words for a result a player reported: who reported it."""
     return {} if report is None else {"reported_by": match.player(report.side).name}
 
@@ -476,7 +484,7 @@ def _retired_message(match: Match) -> str:
     }
 
 
-def match_result_clear(*, match: Match, user: Any, version: int | None = None) -> Match:
+def match_result_clear(*, match: Match, user: Actor, version: int | None = None) -> Match:
     """Take back a final score or a walkover: the match is to be played (or recorded) again.
 
     A correction like any other (US rules 4.10: refused once a later match has begun); the
@@ -504,7 +512,7 @@ def match_result_clear(*, match: Match, user: Any, version: int | None = None) -
 
 
 def match_players_change(
-    *, match: Match, player_a: Player, player_b: Player, user: Any, placed: bool = False
+    *, match: Match, player_a: Player, player_b: Player, user: Actor, placed: bool = False
 ) -> Match:
     """Who plays a match not yet begun (a corrected result sends someone else into it).
 
@@ -514,10 +522,11 @@ def match_players_change(
     if not placed:
         require(can_change_match(user, match))
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related(
-            "player_a", "player_b"
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .get(pk=match.pk)
         )
-        locked = locked.get(pk=match.pk)
         _unbegun(locked)
         before = {"a": locked.player_a.name, "b": locked.player_b.name, **result_facts_of(locked)}
         locked.player_a, locked.player_b = player_a, player_b
@@ -535,7 +544,7 @@ def match_players_change(
     return locked
 
 
-def match_length_change(*, match: Match, length: int, user: Any, placed: bool = False) -> Match:
+def match_length_change(*, match: Match, length: int, user: Actor, placed: bool = False) -> Match:
     """How long a match not yet begun is played (its event's lengths changed).
 
     ``placed``: as for :func:`match_create`."""
@@ -543,10 +552,11 @@ def match_length_change(*, match: Match, length: int, user: Any, placed: bool = 
         require(can_change_match(user, match))
     length_checked(length)
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related(
-            "player_a", "player_b"
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .get(pk=match.pk)
         )
-        locked = locked.get(pk=match.pk)
         if locked.length == length:
             return locked
         _unbegun(locked)
@@ -565,15 +575,16 @@ def match_length_change(*, match: Match, length: int, user: Any, placed: bool = 
     return locked
 
 
-def match_delete(*, match: Match, user: Any, placed: bool = False) -> None:
+def match_delete(*, match: Match, user: Actor, placed: bool = False) -> None:
     """Remove a match nobody has begun (a reset final no longer needed); its audit stays."""
     if not placed:
         require(can_change_match(user, match))
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related(
-            "player_a", "player_b"
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .get(pk=match.pk)
         )
-        locked = locked.get(pk=match.pk)
         _unbegun(locked)
         match_audit_record(
             locked,
@@ -597,7 +608,7 @@ def _unbegun(match: Match) -> None:
     match.board_games.all().delete()
 
 
-def match_dice_allow(*, match: Match, allowed: bool, user: Any) -> Match:
+def match_dice_allow(*, match: Match, allowed: bool, user: Actor) -> Match:
     """Let the players enter dice rolled at the table on the board (or take it back)."""
     require(can_change_match(user, match))
     with transaction.atomic():
@@ -631,7 +642,16 @@ def match_begin(*, match: Match) -> None:
     )
 
 
-def result_facts(result: GameResult) -> dict[str, object]:
+class ResultFacts(TypedDict):
+    """A game's result as the services take it (see :func:`result_facts`)."""
+
+    winner: int
+    cube: int
+    result: str
+    resigned: int | None
+
+
+def result_facts(result: GameResult) -> ResultFacts:
     """A game's result as :func:`game_record` and :func:`game_correct` take it."""
     resigned = result.points // result.cube if result.outcome is Outcome.RESIGNATION else None
     return {
@@ -642,13 +662,13 @@ def result_facts(result: GameResult) -> dict[str, object]:
     }
 
 
-def game_result_of(winner: int, cube: int, result: str, resigned: int | None) -> GameResult:
+def game_result_of(winner: int | None, cube: int, result: str, resigned: int | None) -> GameResult:
     """A game's result as a form gives it (winner, cube, how it ended), or the refusal."""
     try:
         outcome = Outcome(result)
     except ValueError as error:
         raise ValidationError(_("Choose how the game ended.")) from error
-    if winner not in (0, 1):
+    if winner is None or winner not in (0, 1):
         raise ValidationError(_("Choose the winner."))
     if outcome is Outcome.RESIGNATION and resigned not in (1, 2, 3):
         raise ValidationError(_("Say what was resigned: a single game, a gammon or a backgammon."))

@@ -58,6 +58,7 @@ from .forms import (
 )
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
 from .models import BoardGame, Dispute, Game, Match, ResultReport
+from .places import match_place
 from .selectors import match_changes, match_list, match_score_sheet
 from .services import (
     SheetChanged,
@@ -85,7 +86,7 @@ def _page(request, match, status=200, error: str = "", **forms):
     context = {
         "match": match,
         "sheet": sheet,
-        "scope": match_scope(match),
+        "scope": match_place(match),
         "may_change": may_change,
         "changes": match_changes(match=match),
         "logs": [board_game.number for board_game in match.board_games.all()],
@@ -93,7 +94,7 @@ def _page(request, match, status=200, error: str = "", **forms):
         "error": error,
         "next_number": len(sheet.rows) + 1,
     }
-    scope = context["scope"]
+    scope = match_scope(match)
     if scope.player_reports and (may_change or player_side(request.user, match) is not None):
         context["report_link"] = True
         context["pending_report"] = match.reports.filter(status=ResultReport.Status.PENDING).first()
@@ -142,8 +143,8 @@ def score_sheet(request, pk: int):
     """
     found = get_object_or_404(match_list(), pk=pk)
     lines = range(1, 2 * found.length)
-    scope = match_scope(found)
-    context = {"match": found, "lines": lines, "dense": found.length > 9, "where": scope.label}
+    place = match_place(found)
+    context = {"match": found, "lines": lines, "dense": found.length > 9, "where": place.label}
     return render(request, "score_sheet.html", context)
 
 

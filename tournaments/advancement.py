@@ -19,8 +19,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.models import Player
 from club.policy import SYSTEM
+from matches.hooks import results_collected
 from matches.models import Match
 from matches.selectors import match_list, match_score_sheet
 from matches.services import match_create, match_delete, match_players_change, match_walkover
@@ -39,7 +41,7 @@ class TournamentResults:
     def correction_check(self, *, match: Match) -> None:
         match_correction_check(match=match)
 
-    def result_changed(self, *, match: Match, user: Any, corrected: bool) -> None:
+    def result_changed(self, *, match: Match, user: Actor, corrected: bool) -> None:
         place = Place.objects.filter(match=match).select_related("event").first()
         if place is not None and not match.decided:
             _withdrawn_check(place.event, match)
@@ -116,7 +118,7 @@ def place_create(
     length: int,
     reason_code: str = "",
     reason_params: dict[str, Any] | None = None,
-    user: Any,
+    user: Actor,
 ) -> Match:
     """A match in a place of an event. The caller has asked the policy whether ``user``
     directs the tournament (or writes as the site, for a consequence of a result)."""
@@ -154,14 +156,21 @@ def place_create(
     return match
 
 
-def event_advance(*, event: Event, cause: Match | None = None, user: Any = SYSTEM) -> None:
+def event_advance(*, event: Event, cause: Match | None = None, user: Actor = SYSTEM) -> None:
     """Bring the knockout's matches in line with its results.
 
     Matches whose two players are now known are created; a bye or an empty side
     sends the other player on without a match; a match not yet begun whose players
     changed (a corrected result) is updated or removed; a withdrawn player's new
-    match is a walkover at once.
+    match is a walkover at once: its result is announced when the advance is done (see
+    :func:`matches.hooks.results_collected`), so the advance it causes in turn follows
+    this one instead of running inside it.
     """
+    with results_collected():
+        _advance(event=event, cause=cause, user=user)
+
+
+def _advance(*, event: Event, cause: Match | None, user: Actor) -> None:
     # one result at a time per event: a director finishing M1-2 while another finishes M1-1
     # waits here, then reads both results and makes M2-1 (without the lock neither would)
     event = (

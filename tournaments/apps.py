@@ -7,16 +7,18 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        """Tell the apps below where a match is played, where a player plays, who directs, and
-        what follows a match's results."""
+        """Tell the apps below where a match is played, where a player plays, who directs,
+        how a tournament's results are reported, and what follows a match's results."""
         from club.policy import register_match_scope, register_player_scope
         from matches.hooks import register_result_listener
+        from matches.places import register_place_finder
 
         from . import audit
         from .advancement import tournament_results
-        from .selectors import directs_a_tournament, match_scope, player_scope
+        from .selectors import directs_a_tournament, match_place, match_scope, player_scope
 
         register_match_scope(match_scope)
+        register_place_finder(match_place)
         register_player_scope(player_scope, directing=directs_a_tournament)
         register_result_listener(tournament_results)
         audit.register()

@@ -11,7 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from club.policy import can_direct, match_scope, require, sign_in_required
+from club.policy import can_direct, require, sign_in_required
+from matches.places import match_place
 
 from .event_views import event_or_404, live_page
 from .forms import TableMoveForm
@@ -75,7 +76,7 @@ def round_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "match": m,
             "lines": range(1, 2 * m.length),
             "dense": m.length > 9,
-            "where": match_scope(m).label,
+            "where": match_place(m).label,
             "code": m.place.bracket_key,
             "table": getattr(m, "table", None),  # none: Django raises, the sheet has no table
         }

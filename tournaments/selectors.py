@@ -6,20 +6,39 @@ The pages' reads of tournaments, events and players are in :mod:`tournaments.que
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.models import Player
 from club.policy import MatchScope, PlayerScope
+from matches.models import Match
+from matches.places import MatchPlace, ReportDetail
 
 from .models import Place, Table, Tournament
 
 
-def match_scope(match: Any) -> MatchScope | None:
-    """Where a match is played, for the policy and the match's pages (registered at start-up);
-    None for a match outside any tournament."""
+def match_scope(match: Match) -> MatchScope | None:
+    """Where a match is played, for the policy (registered at start-up): its tournament,
+    who directs it, what the tournament lets its players do; None for a match outside
+    any tournament."""
+    tournament = Tournament.objects.filter(events__places__match_id=match.pk).first()
+    if tournament is None:
+        return None
+    return MatchScope(
+        tournament_id=tournament.pk,
+        directors=frozenset(tournament.directors.values_list("pk", flat=True)),
+        physical_dice=tournament.physical_dice,
+        player_reports=tournament.results_by == tournament.ResultsBy.PLAYERS,
+    )
+
+
+def match_place(match: Match) -> MatchPlace | None:
+    """Where a match is played and how its result is reported, for the match's pages
+    (registered at start-up, see :mod:`matches.places`); None for a match outside any
+    tournament."""
     place = (
         Place.objects.filter(match_id=match.pk)
         .select_related("event__tournament", "event__parent", "match__table")
@@ -32,12 +51,9 @@ def match_scope(match: Any) -> MatchScope | None:
         table: int | None = place.match.table.number
     except Table.DoesNotExist:
         table = None
-    return MatchScope(
-        tournament_id=tournament.pk,
-        directors=frozenset(tournament.directors.values_list("pk", flat=True)),
-        physical_dice=tournament.physical_dice,
-        player_reports=tournament.results_by == tournament.ResultsBy.PLAYERS,
-        report_detail=tournament.report_detail,
+    return MatchPlace(
+        # one of the three, by the table's constraint (tournament_report_detail_known)
+        report_detail=cast(ReportDetail, tournament.report_detail),
         confirm_minutes=tournament.confirm_minutes,
         label=_("%(tournament)s · %(event)s · %(round)s (%(key)s)")
         % {
@@ -51,7 +67,7 @@ def match_scope(match: Any) -> MatchScope | None:
     )
 
 
-def player_scope(player: Any) -> PlayerScope:
+def player_scope(player: Player) -> PlayerScope:
     """The directors of every tournament the player is entered in or has a match of (a
     substitute's predecessor keeps their matches), for the policy (registered at start-up)."""
     played = Tournament.objects.filter(
@@ -80,6 +96,8 @@ def tournament_playing_directors(*, tournament: Tournament) -> QuerySet[Player]:
     )
 
 
-def directs_a_tournament(user: Any) -> bool:
+def directs_a_tournament(user: Actor) -> bool:
     """The account directs some tournament (for the policy, registered at start-up)."""
+    if user.pk is None:  # a visitor, or the site itself
+        return False
     return Tournament.directors.through.objects.filter(user_id=user.pk).exists()

@@ -6,7 +6,7 @@ same requests return only the board, which replaces the old one in place.
 """
 
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from club.policy import board_sides, can_type_dice, match_scope, sign_in_required
 
 from ..forms import RESIGNED, BoardActionForm
-from ..models import BoardGame
+from ..models import BoardGame, Match
 from ..selectors import match_list, match_score_sheet
 from .drawing import Orientation, board_buttons, board_drawing
 from .service import (
@@ -28,14 +28,14 @@ from .service import (
 )
 
 
-def _fragment(request) -> bool:
-    return request.headers.get("X-Board") == "1"
+def _fragment(request: HttpRequest) -> bool:
+    return bool(request.headers.get("X-Board") == "1")
 
 
 VIEWS = ("mine", "a", "b", "table")  # ?view=: which way up the board is drawn on this device
 
 
-def requested_view(request) -> str:
+def requested_view(request: HttpRequest) -> str:
     """The orientation the request asks for ('' when none: the default, "mine").
 
     The device keeps its choice (static/board.js, in localStorage) and adds it to every
@@ -62,10 +62,12 @@ def board_orientation(view: str, sides: frozenset[int]) -> Orientation:
     return Orientation(bottom=0 if numbers is None else numbers, numbers=numbers)
 
 
-def _view_choices(view: str, sides: frozenset[int], names: tuple[str, str]):
+def _view_choices(
+    view: str, sides: frozenset[int], names: tuple[str, str]
+) -> list[tuple[str, str, bool]]:
     """The orientation control's choices: (view, label, chosen), "mine" for a player only."""
     shown = view or "mine"
-    choices = []
+    choices: list[tuple[str, str]] = []
     if len(sides) == 1:
         choices.append(("mine", _("My side at the bottom")))
     elif shown == "mine":
@@ -76,12 +78,19 @@ def _view_choices(view: str, sides: frozenset[int], names: tuple[str, str]):
     return [(key, label, key == shown) for key, label in choices]
 
 
-def _to_board(pk: int, view: str):
+def _to_board(pk: int, view: str) -> HttpResponse:
     """Back to the board after a form without JavaScript, drawn the same way up."""
     return redirect(reverse("board", args=[pk]) + (f"?view={view}" if view else ""))
 
 
-def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
+def _board(
+    request: HttpRequest,
+    match: Match,
+    *,
+    error: str = "",
+    status: int = 200,
+    chosen: int | None = None,
+) -> HttpResponse:
     board_game = board_game_current(match=match)
     sheet = match_score_sheet(match=match)
     sides = board_sides(request.user, match)
@@ -99,8 +108,8 @@ def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
         "may_type_dice": can_type_dice(request.user, match),
         "physical_dice": match.physical_dice or match_scope(match).physical_dice,
     }
-    if board_game is not None:
-        state = board_state(board_game=board_game)
+    state = board_state(board_game=board_game) if board_game is not None else None
+    if state is not None:
         game = state.game
         if chosen is None and request.method == "GET":
             chosen = _int(request.GET.get("from"))
@@ -126,7 +135,7 @@ def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
             chosen=chosen,
             pending=" ".join(str(step) for step in state.turn.steps) if state.turn else "",
         )
-    in_progress = board_game is not None and not context["state"].recorded
+    in_progress = state is not None and not state.recorded
     context["can_start"] = (
         bool(sides) and not sheet.over and match.final_score_a is None and not in_progress
     )
@@ -136,15 +145,17 @@ def _board(request, match, *, error: str = "", status: int = 200, chosen=None):
     return render(request, template, context, status=status)
 
 
-def _int(value):
+def _int(value: str | None) -> int | None:
+    if value is None:
+        return None
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return None
 
 
 @require_GET
-def board(request, pk: int):
+def board(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(match_list(), pk=pk)
     since = _int(request.GET.get("since"))
     if since is not None and _fragment(request):
@@ -161,7 +172,7 @@ def board(request, pk: int):
 
 @sign_in_required
 @require_POST
-def board_start(request, pk: int):
+def board_start(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(match_list(), pk=pk)
     try:
         board_game_start(match=match, user=request.user)
@@ -174,7 +185,7 @@ def board_start(request, pk: int):
 
 @sign_in_required
 @require_POST
-def board_act(request, pk: int, number: int):
+def board_act(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     board_game = get_object_or_404(
         BoardGame.objects.select_related("match__player_a", "match__player_b"),
         match_id=pk,
@@ -183,7 +194,7 @@ def board_act(request, pk: int, number: int):
     form = BoardActionForm(request.POST)
     error, status, chosen = "", 200, None
     if not form.is_valid():
-        error, status = " ".join(m for e in form.errors.values() for m in e), 400
+        error, status = " ".join(str(m) for e in form.errors.values() for m in e), 400
     else:
         try:
             board_game_act(board_game=board_game, user=request.user, **form.action_kwargs())
