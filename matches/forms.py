@@ -1,3 +1,5 @@
+from typing import Any, cast
+
 from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -9,7 +11,8 @@ from club.models import Player
 from .board.service import ACTS
 from .endings import ENDINGS, cube_kept, cube_shown, ending_code
 from .matfiles import mat_read_text, mat_too_large
-from .models import CUBE_VALUES, Side
+from .models import Match, Side
+from .selectors import CUBES, GameSituation
 from .services import MAX_LENGTH
 
 RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
@@ -26,9 +29,6 @@ class MatchForm(forms.Form):
     )
 
 
-CUBES = CUBE_VALUES[:8]  # 1 to 128: a power of two (WBF 23)
-
-
 class GameForm(forms.Form):
     """A game's result: who won, the cube, how it ended (a resignation with what was given up).
 
@@ -37,8 +37,10 @@ class GameForm(forms.Form):
     ``cleaned_data`` holds the cube the game was played for, half of it, which is what the
     winner scores (WBF 23; :mod:`matches.endings`).
 
-    ``crawford``: the game is the Crawford game, so the cube stays at 1 and nobody drops a
-    double (WBF 24): only those choices are offered. The service checks again.
+    ``situation``: where the game stands (:func:`matches.selectors.game_situation`); only
+    the cubes and endings it allows are offered: in the Crawford game the cube stays at 1
+    and nobody drops a double (WBF 24). A value sent anyway is refused by the rules in
+    words, in the service, and shown again as it was sent.
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput)
@@ -57,24 +59,35 @@ class GameForm(forms.Form):
     )
     result = forms.ChoiceField(label=_("Result"), choices=ENDINGS, initial="single")
 
-    def __init__(self, *args, match=None, crawford: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        match: Match | None = None,
+        situation: GameSituation | None = None,
+        **kwargs: Any,
+    ) -> None:
         initial = dict(kwargs.pop("initial", None) or {})
         if initial.get("result") and initial.get("cube"):  # the cube as the director said it
             initial["cube"] = cube_shown(initial["result"], initial["cube"])
         if initial.get("result"):
             initial["result"] = ending_code(initial["result"], initial.get("resigned"))
         super().__init__(*args, initial=initial, **kwargs)
-        self.crawford = crawford
+        playable = situation is not None and situation.playable
+        self.cubes = situation.cubes if situation is not None and playable else CUBES
+        self.endings = tuple(code for code, _words in ENDINGS)
+        if situation is not None and playable:
+            self.endings = situation.results
         if match is not None:
-            self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
-        if crawford:  # only what the rules allow is offered (WBF 24); a value sent anyway is
-            # refused by the rules in words, and shown again as the director typed it
-            sent = (self.data.get("cube"), self.data.get("result")) if self.is_bound else ()
-            self.fields["cube"].widget.choices = [(v, v) for v in CUBES if v == 1 or str(v) in sent]
-            self.fields["cube"].help_text = _("The Crawford game: no doubling (WBF 24).")
-            self.fields["result"].widget.choices = [
-                c for c in ENDINGS if c[0] != "drop" or c[0] in sent
-            ]
+            winner = cast(forms.TypedChoiceField, self.fields["winner"])
+            winner.choices = [(0, str(match.player_a)), (1, str(match.player_b))]
+        sent = (self.data.get("cube"), self.data.get("result")) if self.is_bound else ()
+        cube = cast(forms.TypedChoiceField, self.fields["cube"])
+        cube_widget = cast(forms.Select, cube.widget)
+        cube_widget.choices = [(v, v) for v in CUBES if v in self.cubes or str(v) in sent]
+        result_widget = cast(forms.Select, self.fields["result"].widget)
+        result_widget.choices = [c for c in ENDINGS if c[0] in self.endings or c[0] in sent]
+        if situation is not None and situation.crawford:
+            cube.help_text = _("The Crawford game: no doubling (WBF 24).")
 
     def clean(self):
         data = super().clean()
@@ -84,7 +97,7 @@ class GameForm(forms.Form):
             data["result"], data["resigned"] = "resignation", int(ending[-1])
         cube = data.get("cube")
         if ending == "drop" and cube is not None:
-            if cube < 2 and not self.crawford:  # in the Crawford game the rules refuse the drop
+            if cube < 2 and "drop" in self.endings:  # in the Crawford game the rules refuse it
                 self.add_error(
                     "cube",
                     _(

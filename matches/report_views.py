@@ -37,7 +37,7 @@ from .reports import (
     report_make,
     report_withdraw,
 )
-from .selectors import match_list, match_score_sheet
+from .selectors import GameSituation, game_situation, match_list, match_score_sheet
 from .services import games_checked
 
 
@@ -125,9 +125,12 @@ def _page(request, match: Match, status: int = 200, **forms):
         ).exists(),
         "refusal": forms.pop("refusal", ""),
     }
+    # the next game after those recorded and those still waiting, checked by the rules
+    situation = game_situation(match=match, pending=pending)
+    broken = situation.problem == "unchecked"
     if pending is not None:
-        context["claimed"] = report_claimed_score(pending)
-        context["rows"] = _claim_rows(match, pending) if pending.first_game else []
+        context["claimed"] = None if broken else report_claimed_score(pending)
+        context["rows"] = _claim_rows(match, pending) if pending.first_game and not broken else []
         due = pending.due_at(scope.confirm_minutes)
         context["due"] = due
         context["overdue"] = timezone.now() > due
@@ -141,38 +144,33 @@ def _page(request, match: Match, status: int = 200, **forms):
     may_report = can_report_result(user, match) and not context["on_board"]
     own_games = pending is not None and pending.side == side and pending.kind == "games"
     if may_report and (pending is None or own_games):
-        results = [g.as_result() for g in match.games.all()]
-        if own_games:
-            results += pending.game_results()
-        derived = games_checked(match, results)
-        if not derived.over and scope.report_detail != "final":
-            number = len(results) + 1
-            context["next_number"] = number
+        if situation.playable and scope.report_detail != "final":
+            context["next_number"] = situation.number
             context["game_form"] = forms.get("game_form") or GameForm(
                 match=match,
-                crawford=derived.next_game.crawford,
-                initial={"number": number, "cube": 1, "result": "single"},
+                situation=situation,
+                initial={"number": situation.number, "cube": 1, "result": "single"},
             )
-        if pending is None and not results and scope.report_detail != "games":
+        if pending is None and not match.games.all() and scope.report_detail != "games":
             context["score_form"] = forms.get("score_form") or ReportScoreForm()
+    # games that cannot be checked: the rules' refusal in words, never a form as if all were
+    # fine ("Game 2 is the Crawford game: no doubling (WBF 24).")
+    unchecked = situation.refusal if broken else ""
     refused = [form for slot, form in forms.items() if context.get(slot) is not form]
-    said = [context["refusal"], *(said for form in refused for said in form_errors_said(form))]
-    context["refusal"] = " ".join(s for s in said if s)  # a form the page does not show
+    said = [
+        context["refusal"],
+        unchecked,
+        *(said for form in refused for said in form_errors_said(form)),
+    ]
+    context["refusal"] = " ".join(dict.fromkeys(s for s in said if s))  # each said once
     return render(request, "report.html", context, status=status)
 
 
-def _next_game_crawford(match: Match) -> bool:
-    """Whether the next game a player would report is the Crawford game (after the games
-    recorded and those of their report still waiting)."""
-    results = [g.as_result() for g in match.games.all()]
+def _reported_next(match: Match) -> GameSituation:
+    """The next game a player would report: after the games recorded and those of the
+    report still waiting (the rules' refusal when they cannot be checked, no default)."""
     pending = match.reports.filter(status=ResultReport.Status.PENDING).first()
-    if pending is not None and pending.kind == ResultReport.Kind.GAMES:
-        results += pending.game_results()
-    try:
-        derived = games_checked(match, results)
-    except ValidationError:
-        return False
-    return bool(not derived.over and derived.next_game.crawford)
+    return game_situation(match=match, pending=pending)
 
 
 def _may_see(request, match: Match) -> None:
@@ -193,8 +191,7 @@ def report(request, pk: int):
         form = ReportScoreForm(request.POST)
         slot = "score_form"
     else:
-        crawford = _next_game_crawford(found)
-        form = GameForm(request.POST, match=found, crawford=crawford)
+        form = GameForm(request.POST, match=found, situation=_reported_next(found))
         slot = "game_form"
     if form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "version"}

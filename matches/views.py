@@ -58,7 +58,7 @@ from .forms import (
 )
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
 from .models import BoardGame, Dispute, Game, Match, ResultReport
-from .selectors import match_changes, match_list, match_score_sheet
+from .selectors import game_situation, match_changes, match_list, match_score_sheet
 from .services import (
     SheetChanged,
     game_correct,
@@ -103,10 +103,9 @@ def _page(request, match, status=200, error: str = "", **forms):
         recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
         if not sheet.over and not recorded:
             number = context["next_number"]
-            crawford = sheet.next_game is not None and sheet.next_game.crawford
             context["game_form"] = forms.get("game_form") or GameForm(
                 match=match,
-                crawford=crawford,
+                situation=game_situation(match=match),
                 initial={"number": number, "cube": 1, "result": "single"},
             )
             context["retire_form"] = forms.get("retire_form") or RetireForm(
@@ -167,9 +166,7 @@ def match_new(request):
 def game_new(request, pk: int):
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
-    sheet = match_score_sheet(match=found)
-    crawford = sheet.next_game is not None and sheet.next_game.crawford
-    form = GameForm(request.POST, match=found, crawford=crawford)
+    form = GameForm(request.POST, match=found, situation=game_situation(match=found))
     if form.is_valid():
         try:
             game = game_record(match=found, user=request.user, **form.cleaned_data)
@@ -195,9 +192,10 @@ def game_edit(request, pk: int, number: int):
         "result": game.result,
         "resigned": game.resigned,
     }
-    rows = match_score_sheet(match=found).rows
-    crawford = number <= len(rows) and rows[number - 1].crawford
-    form = GameCorrectionForm(request.POST or None, match=found, crawford=crawford, initial=initial)
+    situation = game_situation(match=found, number=number)
+    form = GameCorrectionForm(
+        request.POST or None, match=found, situation=situation, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "number"}
         try:

@@ -23,13 +23,13 @@ from club.words import sentence
 from rules.dice import SecureDice, SeededDice
 from rules.errors import RulesError
 from rules.game import Act, Action, Game, Phase
-from rules.match import GameContext, MatchRules
+from rules.match import GameContext
 from rules.matchid import Resignation
 from rules.notation import resolve_play
 from rules.turn import Turn
 
 from ..models import BoardAction, BoardGame, Match
-from ..selectors import match_score_sheet
+from ..selectors import game_situation, match_score_sheet
 from ..services import game_record, match_audit_record, match_begin, result_facts
 
 
@@ -56,21 +56,14 @@ class BoardState:
 
 
 def board_context(*, match: Match, number: int) -> GameContext:
-    """The score before game ``number`` and whether it is the Crawford game, from the sheet."""
-    sheet = match_score_sheet(match=match)
-    rules = MatchRules(match.length, holland=match.holland)
-    if number <= len(sheet.rows):
-        row = sheet.rows[number - 1]
-        return GameContext(
-            rules=rules,
-            score=row.score_before,
-            crawford=row.crawford,
-            post_crawford=row.post_crawford,
-            number=number,
-        )
-    if sheet.next_game is None or number != len(sheet.rows) + 1:
+    """The engine's context of game ``number``: the score before it, whether it is the
+    Crawford game (:func:`matches.selectors.game_situation`)."""
+    situation = game_situation(match=match, number=number)
+    if situation.problem == "unchecked":  # the rules' own words
+        raise ValidationError(situation.refusal)
+    if not situation.playable:
         raise ValidationError(_("The match is over: no game %(number)s.") % {"number": number})
-    return sheet.next_game
+    return situation.context
 
 
 def board_state(*, board_game: BoardGame) -> BoardState:
