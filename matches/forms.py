@@ -71,12 +71,11 @@ class GameForm(forms.Form):
             initial["cube"] = cube_shown(initial["result"], initial["cube"])
         if initial.get("result"):
             initial["result"] = ending_code(initial["result"], initial.get("resigned"))
-        super().__init__(*args, initial=initial, **kwargs)
-        playable = situation is not None and situation.playable
-        self.cubes = situation.cubes if situation is not None and playable else CUBES
-        self.endings = tuple(code for code, _words in ENDINGS)
-        if situation is not None and playable:
-            self.endings = situation.results
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
+        allowed = situation if situation is not None and situation.playable else None
+        self.cubes = allowed.cubes if allowed else CUBES  # else the service refuses in words
+        self.endings = allowed.results if allowed else tuple(code for code, _words in ENDINGS)
         if match is not None:
             winner = cast(forms.TypedChoiceField, self.fields["winner"])
             winner.choices = [(0, str(match.player_a)), (1, str(match.player_b))]
@@ -89,8 +88,9 @@ class GameForm(forms.Form):
         if situation is not None and situation.crawford:
             cube.help_text = _("The Crawford game: no doubling (WBF 24).")
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         ending = data.get("result") or ""
         data["resigned"] = None
         if ending.startswith("resigned-"):
@@ -132,9 +132,10 @@ class VersionedForm(forms.Form):
 
     version = VersionField()
 
-    def clean(self):
-        data = super().clean()
-        for message in self._errors.pop("version", []):
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        for message in self.errors.pop("version", []):
             self.add_error(None, message)
         return data
 
@@ -157,10 +158,10 @@ class WalkoverForm(VersionedForm):
     winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, choices=Side.choices)
     field_order = ["winner", "version"]
 
-    def __init__(self, *args, match=None, **kwargs):
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:  # no default: the director says who won
-            self.fields["winner"].choices = [
+            cast(forms.ChoiceField, self.fields["winner"]).choices = [
                 ("", "—"),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
@@ -173,10 +174,10 @@ class RetireForm(VersionedForm):
     side = forms.TypedChoiceField(label=_("Retired"), coerce=int, choices=Side.choices)
     field_order = ["side", "version"]
 
-    def __init__(self, *args, match=None, **kwargs):
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:
-            self.fields["side"].choices = [
+            cast(forms.ChoiceField, self.fields["side"]).choices = [
                 ("", "—"),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
@@ -206,10 +207,16 @@ class BoardActionForm(forms.Form):
     source = forms.IntegerField(min_value=0, max_value=25, required=False)
     destination = forms.IntegerField(min_value=0, max_value=25, required=False)
     play = forms.CharField(label=_("Play"), max_length=120, required=False)
-    level = forms.TypedChoiceField(coerce=int, choices=RESIGNED, required=False, empty_value=1)
+    level = forms.TypedChoiceField(
+        coerce=int,
+        choices=RESIGNED,
+        required=False,
+        empty_value=1,  # type: ignore[arg-type]  # the stubs want a str; the level is an int
+    )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         dice = (data.get("die1"), data.get("die2"))
         if (dice[0] is None) != (dice[1] is None):
             raise forms.ValidationError(_("Enter both dice, or neither for the site to roll."))
@@ -221,7 +228,7 @@ class BoardActionForm(forms.Form):
             raise forms.ValidationError(_("Type the play, e.g. 8/5 6/5."))
         return data
 
-    def action_kwargs(self) -> dict:
+    def action_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         dice = (data["die1"], data["die2"]) if data.get("die1") is not None else None
         return {
@@ -248,18 +255,19 @@ class MatFileForm(forms.Form):
         empty_value=None,
     )
 
-    def __init__(self, *args, match=None, **kwargs):
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:
-            self.fields["left"].choices = [
+            cast(forms.ChoiceField, self.fields["left"]).choices = [
                 ("", _("found by name")),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
             ]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """The file's text; a file or text over the limit is refused (code ``too_large``)."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             data["text"] = mat_read_text(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
@@ -288,8 +296,9 @@ class SheetsForm(forms.Form):
     b_a = forms.IntegerField(min_value=0, max_value=99, required=False)
     b_b = forms.IntegerField(min_value=0, max_value=99, required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         for side in ("a", "b"):
             pair = (data.get(f"{side}_a"), data.get(f"{side}_b"))
             if (pair[0] is None) != (pair[1] is None):
@@ -312,8 +321,9 @@ class ReportDisputeForm(VersionedForm):
     score_b = forms.IntegerField(min_value=0, max_value=99, required=False)
     field_order = ["score_a", "score_b", "version"]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if (data.get("score_a") is None) != (data.get("score_b") is None):
             raise forms.ValidationError(_("Enter both numbers of your score, or neither."))
         return data

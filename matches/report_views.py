@@ -6,8 +6,13 @@ Each view parses the request, asks the policy, calls one service, renders.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -45,16 +50,19 @@ def _match(pk: int) -> Match:
     return get_object_or_404(match_list(), pk=pk)
 
 
-def _claim_rows(match: Match, report: ResultReport):
+def _claim_rows(match: Match, report: ResultReport) -> list[dict[str, object]]:
     """The claimed games as score-sheet lines: (number, game, score before, score after)."""
-    recorded = [g.as_result() for g in match.games.all()][: report.first_game - 1]
+    first = report.first_game
+    if first is None:  # a report of the final score: no games
+        return []
+    recorded = [g.as_result() for g in match.games.all()][: first - 1]
     derived = games_checked(match, recorded + report.game_results())
-    rows = []
+    rows: list[dict[str, object]] = []
     for offset, game in enumerate(report.games):
-        scored = derived.games[report.first_game - 1 + offset]
+        scored = derived.games[first - 1 + offset]
         rows.append(
             {
-                "number": report.first_game + offset,
+                "number": first + offset,
                 "winner": match.player(game["winner"]),
                 "cube": cube_shown(game["result"], game["cube"]),
                 "ending": ending_text(game["result"], game.get("resigned")),
@@ -103,7 +111,7 @@ def report_outcome_said(report: ResultReport, side: int | None) -> str:
     return _("%(reporter)s’s report is waiting for confirmation.") % names
 
 
-def _page(request, match: Match, status: int = 200, **forms):
+def _page(request: HttpRequest, match: Match, status: int = 200, **forms: Any) -> HttpResponse:
     """The report page as this visitor sees it (a player of the match, or its director)."""
     user = request.user
     scope = match_scope(match)
@@ -173,13 +181,13 @@ def _reported_next(match: Match) -> GameSituation:
     return game_situation(match=match, pending=pending)
 
 
-def _may_see(request, match: Match) -> None:
+def _may_see(request: HttpRequest, match: Match) -> None:
     require(player_side(request.user, match) is not None or can_change_match(request.user, match))
 
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def report(request, pk: int):
+def report(request: HttpRequest, pk: int) -> HttpResponse:
     """A match's result as the players report it: GET shows it, POST reports a game (or
     only the final score, with ``final``)."""
     found = _match(pk)
@@ -187,6 +195,7 @@ def report(request, pk: int):
     if request.method == "GET":
         return _page(request, found)
     final = "final" in request.POST
+    form: ReportScoreForm | GameForm
     if final:
         form = ReportScoreForm(request.POST)
         slot = "score_form"
@@ -215,7 +224,12 @@ def _pending_or_latest(match: Match) -> ResultReport:
     return found
 
 
-def _answer(request, pk: int, act):
+Act: TypeAlias = Callable[
+    [ResultReport], str | tuple[str, Form]
+]  # what was done, or a form refused
+
+
+def _answer(request: HttpRequest, pk: int, act: Act) -> HttpResponse:
     found = _match(pk)
     _may_see(request, found)
     try:
@@ -229,18 +243,19 @@ def _answer(request, pk: int, act):
     return redirect("report", found.pk)
 
 
-def _version(request) -> int:
+def _version(request: HttpRequest) -> int:
     """The report's version the page was drawn from; refused when missing (out of date)."""
     form = VersionForm(request.POST)
     if not form.is_valid():
         raise ValidationError(form_errors_said(form))
-    return form.cleaned_data["version"]
+    version: int = form.cleaned_data["version"]
+    return version
 
 
 @sign_in_required
 @require_POST
-def report_confirm_view(request, pk: int):
-    def act(current):
+def report_confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(current: ResultReport) -> str:
         report_confirm(report=current, user=request.user, version=_version(request))
         return _("Confirmed: the result is recorded.")
 
@@ -249,8 +264,8 @@ def report_confirm_view(request, pk: int):
 
 @sign_in_required
 @require_POST
-def report_dispute_view(request, pk: int):
-    def act(current):
+def report_dispute_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(current: ResultReport) -> str | tuple[str, Form]:
         form = ReportDisputeForm(request.POST)
         if not form.is_valid():
             return ("dispute_form", form)
@@ -269,8 +284,8 @@ def report_dispute_view(request, pk: int):
 
 @sign_in_required
 @require_POST
-def report_withdraw_view(request, pk: int):
-    def act(current):
+def report_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(current: ResultReport) -> str:
         report_withdraw(report=current, user=request.user)
         return _("Your report is withdrawn.")
 
@@ -279,7 +294,7 @@ def report_withdraw_view(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def notifications(request):
+def notifications(request: HttpRequest) -> HttpResponse:
     """The signed-in player turns their emails on or off and picks their language."""
     player = own_player(request.user)
     if player is None:
@@ -296,5 +311,9 @@ def notifications(request):
             messages.success(request, _("Your email setting is saved."))
             return redirect("notifications")
     status = 400 if form.errors else 200
-    context = {"player": player, "form": form, "address": player.email or request.user.email}
+    context = {
+        "player": player,
+        "form": form,
+        "address": player.email or getattr(request.user, "email", ""),
+    }
     return render(request, "notifications.html", context, status=status)

@@ -104,7 +104,7 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
     )
 
 
-CUBES = CUBE_VALUES[:8]  # 1 to 128: a power of two (WBF 23)
+CUBES = tuple(CUBE_VALUES[:8])  # 1 to 128: a power of two (WBF 23)
 NO_DOUBLE = ("drop",)  # the endings that need a double: none in the Crawford game (WBF 24)
 
 
@@ -170,7 +170,8 @@ def game_situation(
     results = [game.as_result() for game in match.games.all()]
     recorded = len(results)
     if pending is not None and pending.kind == ResultReport.Kind.GAMES:
-        results = results[: pending.first_game - 1] + pending.game_results()
+        first = pending.first_game or recorded + 1  # always given for a report of games
+        results = results[: first - 1] + pending.game_results()
     number = len(results) + 1 if number is None else number
 
     def refused(problem: str, refusal: str = "", score: tuple[int, int] = (0, 0)) -> GameSituation:

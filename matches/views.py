@@ -3,12 +3,15 @@
 Each view parses the request, calls one service or selector, and renders.
 """
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any, TypeAlias
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -28,11 +31,13 @@ from club.policy import (
     sign_in_required,
 )
 from club.tables import table_page
+from rules.sheets import SheetRuling
 
 from .audit import result_text
 from .board.log import board_game_log
 from .board.views import board_orientation, requested_view
 from .disputes import (
+    DisputeReport,
     dispute_claims,
     dispute_close,
     dispute_decide,
@@ -73,16 +78,23 @@ from .services import (
 )
 from .tables import MatchTable
 
+View: TypeAlias = Callable[..., HttpResponse]
 
-def matches(request):
+
+def matches(request: HttpRequest) -> HttpResponse:
     filterset = MatchFilter(request.GET, queryset=match_list())
-    return table_page(request, MatchTable(filterset.qs), filterset, "matches.html", "matches")
+    page: HttpResponse = table_page(
+        request, MatchTable(filterset.qs), filterset, "matches.html", "matches"
+    )
+    return page
 
 
-def _page(request, match, status=200, error: str = "", **forms):
+def _page(
+    request: HttpRequest, match: Match, status: int = 200, error: str = "", **forms: Any
+) -> HttpResponse:
     sheet = match_score_sheet(match=match)
     may_change = can_change_match(request.user, match)
-    context = {
+    context: dict[str, Any] = {
         "match": match,
         "sheet": sheet,
         "scope": match_scope(match),
@@ -125,16 +137,16 @@ def _page(request, match, status=200, error: str = "", **forms):
     return render(request, "match.html", context, status=status)
 
 
-def _changed(request, pk: int, changed: SheetChanged):
+def _changed(request: HttpRequest, pk: int, changed: SheetChanged) -> HttpResponse:
     """Another director changed the result first: their change, and the sheet as it is."""
     return _page(request, get_object_or_404(match_list(), pk=pk), 409, changed.messages[0])
 
 
-def match(request, pk: int):
+def match(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, get_object_or_404(match_list(), pk=pk))
 
 
-def score_sheet(request, pk: int):
+def score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """A blank sheet to print: the length at the top, a line per game, the Crawford line.
 
     A match to N points has at most 2N - 1 games; long matches print denser to stay on a page.
@@ -148,7 +160,7 @@ def score_sheet(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def match_new(request):
+def match_new(request: HttpRequest) -> HttpResponse:
     require(can_create(request.user))
     form = MatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -163,7 +175,7 @@ def match_new(request):
 
 @sign_in_required
 @require_POST
-def game_new(request, pk: int):
+def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = GameForm(request.POST, match=found, situation=game_situation(match=found))
@@ -180,7 +192,7 @@ def game_new(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def game_edit(request, pk: int, number: int):
+def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("match"), match_id=pk, number=number)
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -213,7 +225,14 @@ def game_edit(request, pk: int, number: int):
     )
 
 
-def _form_write(request, found, form, service, done: str, slot: str):
+def _form_write(
+    request: HttpRequest,
+    found: Match,
+    form: Form,
+    service: Callable[..., object],
+    done: str,
+    slot: str,
+) -> HttpResponse:
     """A match form's write: the service on the form's data, then the match page, or the
     form again with the refusal in words (400), or the sheet changed by someone else."""
     if form.is_valid():
@@ -226,12 +245,13 @@ def _form_write(request, found, form, service, done: str, slot: str):
         else:
             messages.success(request, done)
             return redirect(found)
-    return _page(request, found, status=400, **{slot: form})
+    shown: dict[str, Any] = {slot: form}
+    return _page(request, found, status=400, **shown)
 
 
 @sign_in_required
 @require_POST
-def final_score(request, pk: int):
+def final_score(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = FinalScoreForm(request.POST)
@@ -241,7 +261,7 @@ def final_score(request, pk: int):
 
 @sign_in_required
 @require_POST
-def walkover(request, pk: int):
+def walkover(request: HttpRequest, pk: int) -> HttpResponse:
     """Asks first (who wins without playing, what it replaces), then records the walkover."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -283,7 +303,7 @@ def walkover(request, pk: int):
 
 @sign_in_required
 @require_POST
-def retire(request, pk: int):
+def retire(request: HttpRequest, pk: int) -> HttpResponse:
     """Asks first (who retired, who wins), then records the retirement."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -319,7 +339,7 @@ def retire(request, pk: int):
 
 @sign_in_required
 @require_POST
-def result_clear(request, pk: int):
+def result_clear(request: HttpRequest, pk: int) -> HttpResponse:
     """Asks first, then takes back a walkover or a final score: the match is to be played."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -352,7 +372,7 @@ def result_clear(request, pk: int):
 
 @sign_in_required
 @require_POST
-def match_dice(request, pk: int):
+def match_dice(request: HttpRequest, pk: int) -> HttpResponse:
     """The director lets the players enter dice rolled at the table, or takes it back."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -364,7 +384,7 @@ def match_dice(request, pk: int):
 
 
 @require_GET
-def game_log(request, pk: int, number: int):
+def game_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A game played on the board (or imported): its actions, and the board after one of them."""
     found = get_object_or_404(match_list(), pk=pk)
     board_game = (
@@ -394,7 +414,7 @@ def game_log(request, pk: int, number: int):
 
 
 @require_GET
-def match_export(request, pk: int):
+def match_export(request: HttpRequest, pk: int) -> HttpResponse:
     """The match as a .mat file, for GNU Backgammon, eXtreme Gammon and the rest."""
     found = get_object_or_404(match_list(), pk=pk)
     response = HttpResponse(match_mat(match=found), content_type="text/plain; charset=utf-8")
@@ -403,7 +423,7 @@ def match_export(request, pk: int):
     return response
 
 
-def match_file_form(view):
+def match_file_form(view: View) -> View:
     """A view taking a match file: a request larger than one may be is refused unread.
 
     Django would read it all first (the CSRF check reads the form), to a temporary file
@@ -416,20 +436,20 @@ def match_file_form(view):
 
     @csrf_exempt
     @wraps(view)
-    def gate(request, *args, **kwargs):
+    def gate(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             size = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             size = 0
         if request.method == "POST" and size > settings.MATCH_FILE_REQUEST_MAX_BYTES:
-            request.match_file_too_large = True
+            request.match_file_too_large = True  # type: ignore[attr-defined]  # a mark, read by getattr
             return view(request, *args, **kwargs)
         return protected(request, *args, **kwargs)
 
     return gate
 
 
-def _mat_file_form(request, match) -> MatFileForm:
+def _mat_file_form(request: HttpRequest, match: Match) -> MatFileForm:
     """The match-file form as posted (or empty), or the refusal of a request too large to read."""
     if getattr(request, "match_file_too_large", False):
         form = MatFileForm({}, match=match)  # bound to nothing: the body is never read
@@ -443,7 +463,7 @@ def _mat_file_form(request, match) -> MatFileForm:
 @match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def match_import(request, pk: int):
+def match_import(request: HttpRequest, pk: int) -> HttpResponse:
     """Upload a .mat file, see what the replay makes of it, then import it."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -463,7 +483,7 @@ def match_import(request, pk: int):
     return render(request, "match_import.html", context, status=form.status)
 
 
-def _sheet_apply(request, found: Dispute):
+def _sheet_apply(request: HttpRequest, found: Dispute) -> HttpResponse:
     """Asks first, saying what applying the sheet does; then applies it. A plan the rules
     cannot carry out is refused in words on the dispute's page (by the caller)."""
     if not confirmed(request):
@@ -499,7 +519,7 @@ def _sheet_apply(request, found: Dispute):
 @match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def dispute_new(request, pk: int):
+def dispute_new(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = _mat_file_form(request, found)
@@ -522,7 +542,7 @@ def dispute_new(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def dispute(request, pk: int, number: int):
+def dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The replay beside the recorded score; directors enter the sheets and decide.
 
     A refusal (a correction the rules forbid once a later match has begun, US rules
@@ -558,11 +578,16 @@ def dispute(request, pk: int, number: int):
             refusals = error.messages
         status = 400 if refusals or sheets.errors else 200  # nothing asked: the page
         found = disputes.get(pk=found.pk)  # as it is now, after the refusal
-    claim = ruling = None
+    claim: ResultReport | None = None
+    ruling: SheetRuling | None = None  # the rule applied to the players' two claims
+    report: DisputeReport | None = None
+    standing: SheetRuling  # the sheet that stands
     if found.source == Dispute.Source.REPORT:  # no log: the players' two claims
-        report, (claim, ruling) = None, dispute_claims(dispute=found)
+        claim, standing = dispute_claims(dispute=found)
+        ruling = standing
     else:
         report = dispute_report(dispute=found)
+        standing = report.ruling
     if not sheets.is_bound:
         sheets = SheetsForm(
             initial={
@@ -575,7 +600,7 @@ def dispute(request, pk: int, number: int):
     context = {
         "match": found.match,
         "dispute": found,
-        "sheet_score": (ruling or report.ruling).score,  # the score of the sheet that stands
+        "sheet_score": standing.score,  # the score of the sheet that stands
         "report": report,
         "claim": claim,
         "claim_ruling": sheet_ruling_text(found.match, ruling, log=False)
