@@ -105,6 +105,8 @@ def _page(
         "error": error,
         "next_number": len(sheet.rows) + 1,
     }
+    situation = game_situation(match=match)  # the next game: Crawford, the cubes allowed
+    context["next_game"] = situation if situation.playable else None
     scope = context["scope"]
     if scope.player_reports and (may_change or player_side(request.user, match) is not None):
         context["report_link"] = True
@@ -117,7 +119,7 @@ def _page(
             number = context["next_number"]
             context["game_form"] = forms.get("game_form") or GameForm(
                 match=match,
-                situation=game_situation(match=match),
+                situation=situation,
                 initial={"number": number, "cube": 1, "result": "single"},
             )
             context["retire_form"] = forms.get("retire_form") or RetireForm(
