@@ -1,3 +1,5 @@
+from typing import Any, cast
+
 from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -9,7 +11,8 @@ from club.models import Player
 from .board.service import ACTS
 from .endings import ENDINGS, cube_kept, cube_shown, ending_code
 from .matfiles import mat_read_text, mat_too_large
-from .models import CUBE_VALUES, Side
+from .models import Match, Side
+from .selectors import CUBES, GameSituation
 from .services import MAX_LENGTH
 
 RESIGNED = [(1, _("a single game")), (2, _("a gammon")), (3, _("a backgammon"))]
@@ -26,9 +29,6 @@ class MatchForm(forms.Form):
     )
 
 
-CUBES = CUBE_VALUES[:8]  # 1 to 128: a power of two (WBF 23)
-
-
 class GameForm(forms.Form):
     """A game's result: who won, the cube, how it ended (a resignation with what was given up).
 
@@ -37,8 +37,10 @@ class GameForm(forms.Form):
     ``cleaned_data`` holds the cube the game was played for, half of it, which is what the
     winner scores (WBF 23; :mod:`matches.endings`).
 
-    ``crawford``: the game is the Crawford game, so the cube stays at 1 and nobody drops a
-    double (WBF 24): only those choices are offered. The service checks again.
+    ``situation``: where the game stands (:func:`matches.selectors.game_situation`); only
+    the cubes and endings it allows are offered: in the Crawford game the cube stays at 1
+    and nobody drops a double (WBF 24). A value sent anyway is refused by the rules in
+    words, in the service, and shown again as it was sent.
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput)
@@ -57,34 +59,45 @@ class GameForm(forms.Form):
     )
     result = forms.ChoiceField(label=_("Result"), choices=ENDINGS, initial="single")
 
-    def __init__(self, *args, match=None, crawford: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        match: Match | None = None,
+        situation: GameSituation | None = None,
+        **kwargs: Any,
+    ) -> None:
         initial = dict(kwargs.pop("initial", None) or {})
         if initial.get("result") and initial.get("cube"):  # the cube as the director said it
             initial["cube"] = cube_shown(initial["result"], initial["cube"])
         if initial.get("result"):
             initial["result"] = ending_code(initial["result"], initial.get("resigned"))
-        super().__init__(*args, initial=initial, **kwargs)
-        self.crawford = crawford
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
+        allowed = situation if situation is not None and situation.playable else None
+        self.cubes = allowed.cubes if allowed else CUBES  # else the service refuses in words
+        self.endings = allowed.results if allowed else tuple(code for code, _words in ENDINGS)
         if match is not None:
-            self.fields["winner"].choices = [(0, str(match.player_a)), (1, str(match.player_b))]
-        if crawford:  # only what the rules allow is offered (WBF 24); a value sent anyway is
-            # refused by the rules in words, and shown again as the director typed it
-            sent = (self.data.get("cube"), self.data.get("result")) if self.is_bound else ()
-            self.fields["cube"].widget.choices = [(v, v) for v in CUBES if v == 1 or str(v) in sent]
-            self.fields["cube"].help_text = _("The Crawford game: no doubling (WBF 24).")
-            self.fields["result"].widget.choices = [
-                c for c in ENDINGS if c[0] != "drop" or c[0] in sent
-            ]
+            winner = cast(forms.TypedChoiceField, self.fields["winner"])
+            winner.choices = [(0, str(match.player_a)), (1, str(match.player_b))]
+        sent = (self.data.get("cube"), self.data.get("result")) if self.is_bound else ()
+        cube = cast(forms.TypedChoiceField, self.fields["cube"])
+        cube_widget = cast(forms.Select, cube.widget)
+        cube_widget.choices = [(v, v) for v in CUBES if v in self.cubes or str(v) in sent]
+        result_widget = cast(forms.Select, self.fields["result"].widget)
+        result_widget.choices = [c for c in ENDINGS if c[0] in self.endings or c[0] in sent]
+        if situation is not None and situation.crawford:
+            cube.help_text = _("The Crawford game: no doubling (WBF 24).")
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         ending = data.get("result") or ""
         data["resigned"] = None
         if ending.startswith("resigned-"):
             data["result"], data["resigned"] = "resignation", int(ending[-1])
         cube = data.get("cube")
         if ending == "drop" and cube is not None:
-            if cube < 2 and not self.crawford:  # in the Crawford game the rules refuse the drop
+            if cube < 2 and "drop" in self.endings:  # in the Crawford game the rules refuse it
                 self.add_error(
                     "cube",
                     _(
@@ -119,9 +132,10 @@ class VersionedForm(forms.Form):
 
     version = VersionField()
 
-    def clean(self):
-        data = super().clean()
-        for message in self._errors.pop("version", []):
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        for message in self.errors.pop("version", []):
             self.add_error(None, message)
         return data
 
@@ -144,10 +158,10 @@ class WalkoverForm(VersionedForm):
     winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, choices=Side.choices)
     field_order = ["winner", "version"]
 
-    def __init__(self, *args, match=None, **kwargs):
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:  # no default: the director says who won
-            self.fields["winner"].choices = [
+            cast(forms.ChoiceField, self.fields["winner"]).choices = [
                 ("", "—"),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
@@ -160,10 +174,10 @@ class RetireForm(VersionedForm):
     side = forms.TypedChoiceField(label=_("Retired"), coerce=int, choices=Side.choices)
     field_order = ["side", "version"]
 
-    def __init__(self, *args, match=None, **kwargs):
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:
-            self.fields["side"].choices = [
+            cast(forms.ChoiceField, self.fields["side"]).choices = [
                 ("", "—"),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
@@ -193,10 +207,16 @@ class BoardActionForm(forms.Form):
     source = forms.IntegerField(min_value=0, max_value=25, required=False)
     destination = forms.IntegerField(min_value=0, max_value=25, required=False)
     play = forms.CharField(label=_("Play"), max_length=120, required=False)
-    level = forms.TypedChoiceField(coerce=int, choices=RESIGNED, required=False, empty_value=1)
+    level = forms.TypedChoiceField(
+        coerce=int,
+        choices=RESIGNED,
+        required=False,
+        empty_value=1,  # type: ignore[arg-type]  # the stubs want a str; the level is an int
+    )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         dice = (data.get("die1"), data.get("die2"))
         if (dice[0] is None) != (dice[1] is None):
             raise forms.ValidationError(_("Enter both dice, or neither for the site to roll."))
@@ -208,7 +228,7 @@ class BoardActionForm(forms.Form):
             raise forms.ValidationError(_("Type the play, e.g. 8/5 6/5."))
         return data
 
-    def action_kwargs(self) -> dict:
+    def action_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         dice = (data["die1"], data["die2"]) if data.get("die1") is not None else None
         return {
@@ -235,18 +255,19 @@ class MatFileForm(forms.Form):
         empty_value=None,
     )
 
-    def __init__(self, *args, match=None, **kwargs):
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:
-            self.fields["left"].choices = [
+            cast(forms.ChoiceField, self.fields["left"]).choices = [
                 ("", _("found by name")),
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
             ]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """The file's text; a file or text over the limit is refused (code ``too_large``)."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             data["text"] = mat_read_text(upload.read(settings.MATCH_FILE_MAX_BYTES + 1))
@@ -275,8 +296,9 @@ class SheetsForm(forms.Form):
     b_a = forms.IntegerField(min_value=0, max_value=99, required=False)
     b_b = forms.IntegerField(min_value=0, max_value=99, required=False)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         for side in ("a", "b"):
             pair = (data.get(f"{side}_a"), data.get(f"{side}_b"))
             if (pair[0] is None) != (pair[1] is None):
@@ -299,8 +321,9 @@ class ReportDisputeForm(VersionedForm):
     score_b = forms.IntegerField(min_value=0, max_value=99, required=False)
     field_order = ["score_a", "score_b", "version"]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if (data.get("score_a") is None) != (data.get("score_b") is None):
             raise forms.ValidationError(_("Enter both numbers of your score, or neither."))
         return data

@@ -6,8 +6,13 @@ Each view parses the request, asks the policy, calls one service, renders.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -37,7 +42,7 @@ from .reports import (
     report_make,
     report_withdraw,
 )
-from .selectors import match_list, match_score_sheet
+from .selectors import GameSituation, game_situation, match_list, match_score_sheet
 from .services import games_checked
 
 
@@ -45,16 +50,19 @@ def _match(pk: int) -> Match:
     return get_object_or_404(match_list(), pk=pk)
 
 
-def _claim_rows(match: Match, report: ResultReport):
+def _claim_rows(match: Match, report: ResultReport) -> list[dict[str, object]]:
     """The claimed games as score-sheet lines: (number, game, score before, score after)."""
-    recorded = [g.as_result() for g in match.games.all()][: report.first_game - 1]
+    first = report.first_game
+    if first is None:  # a report of the final score: no games
+        return []
+    recorded = [g.as_result() for g in match.games.all()][: first - 1]
     derived = games_checked(match, recorded + report.game_results())
-    rows = []
+    rows: list[dict[str, object]] = []
     for offset, game in enumerate(report.games):
-        scored = derived.games[report.first_game - 1 + offset]
+        scored = derived.games[first - 1 + offset]
         rows.append(
             {
-                "number": report.first_game + offset,
+                "number": first + offset,
                 "winner": match.player(game["winner"]),
                 "cube": cube_shown(game["result"], game["cube"]),
                 "ending": ending_text(game["result"], game.get("resigned")),
@@ -103,7 +111,7 @@ def report_outcome_said(report: ResultReport, side: int | None) -> str:
     return _("%(reporter)s’s report is waiting for confirmation.") % names
 
 
-def _page(request, match: Match, status: int = 200, **forms):
+def _page(request: HttpRequest, match: Match, status: int = 200, **forms: Any) -> HttpResponse:
     """The report page as this visitor sees it (a player of the match, or its director)."""
     user = request.user
     scope = match_place(match)
@@ -125,9 +133,12 @@ def _page(request, match: Match, status: int = 200, **forms):
         ).exists(),
         "refusal": forms.pop("refusal", ""),
     }
+    # the next game after those recorded and those still waiting, checked by the rules
+    situation = game_situation(match=match, pending=pending)
+    broken = situation.problem == "unchecked"
     if pending is not None:
-        context["claimed"] = report_claimed_score(pending)
-        context["rows"] = _claim_rows(match, pending) if pending.first_game else []
+        context["claimed"] = None if broken else report_claimed_score(pending)
+        context["rows"] = _claim_rows(match, pending) if pending.first_game and not broken else []
         due = pending.due_at(scope.confirm_minutes)
         context["due"] = due
         context["overdue"] = timezone.now() > due
@@ -141,47 +152,42 @@ def _page(request, match: Match, status: int = 200, **forms):
     may_report = can_report_result(user, match) and not context["on_board"]
     own_games = pending is not None and pending.side == side and pending.kind == "games"
     if may_report and (pending is None or own_games):
-        results = [g.as_result() for g in match.games.all()]
-        if own_games:
-            results += pending.game_results()
-        derived = games_checked(match, results)
-        if not derived.over and scope.report_detail != "final":
-            number = len(results) + 1
-            context["next_number"] = number
+        if situation.playable and scope.report_detail != "final":
+            context["next_number"] = situation.number
             context["game_form"] = forms.get("game_form") or GameForm(
                 match=match,
-                crawford=derived.next_game.crawford,
-                initial={"number": number, "cube": 1, "result": "single"},
+                situation=situation,
+                initial={"number": situation.number, "cube": 1, "result": "single"},
             )
-        if pending is None and not results and scope.report_detail != "games":
+        if pending is None and not match.games.all() and scope.report_detail != "games":
             context["score_form"] = forms.get("score_form") or ReportScoreForm()
+    # games that cannot be checked: the rules' refusal in words, never a form as if all were
+    # fine ("Game 2 is the Crawford game: no doubling (WBF 24).")
+    unchecked = situation.refusal if broken else ""
     refused = [form for slot, form in forms.items() if context.get(slot) is not form]
-    said = [context["refusal"], *(said for form in refused for said in form_errors_said(form))]
-    context["refusal"] = " ".join(s for s in said if s)  # a form the page does not show
+    said = [
+        context["refusal"],
+        unchecked,
+        *(said for form in refused for said in form_errors_said(form)),
+    ]
+    context["refusal"] = " ".join(dict.fromkeys(s for s in said if s))  # each said once
     return render(request, "report.html", context, status=status)
 
 
-def _next_game_crawford(match: Match) -> bool:
-    """Whether the next game a player would report is the Crawford game (after the games
-    recorded and those of their report still waiting)."""
-    results = [g.as_result() for g in match.games.all()]
+def _reported_next(match: Match) -> GameSituation:
+    """The next game a player would report: after the games recorded and those of the
+    report still waiting (the rules' refusal when they cannot be checked, no default)."""
     pending = match.reports.filter(status=ResultReport.Status.PENDING).first()
-    if pending is not None and pending.kind == ResultReport.Kind.GAMES:
-        results += pending.game_results()
-    try:
-        derived = games_checked(match, results)
-    except ValidationError:
-        return False
-    return bool(not derived.over and derived.next_game.crawford)
+    return game_situation(match=match, pending=pending)
 
 
-def _may_see(request, match: Match) -> None:
+def _may_see(request: HttpRequest, match: Match) -> None:
     require(player_side(request.user, match) is not None or can_change_match(request.user, match))
 
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def report(request, pk: int):
+def report(request: HttpRequest, pk: int) -> HttpResponse:
     """A match's result as the players report it: GET shows it, POST reports a game (or
     only the final score, with ``final``)."""
     found = _match(pk)
@@ -189,12 +195,12 @@ def report(request, pk: int):
     if request.method == "GET":
         return _page(request, found)
     final = "final" in request.POST
+    form: ReportScoreForm | GameForm
     if final:
         form = ReportScoreForm(request.POST)
         slot = "score_form"
     else:
-        crawford = _next_game_crawford(found)
-        form = GameForm(request.POST, match=found, crawford=crawford)
+        form = GameForm(request.POST, match=found, situation=_reported_next(found))
         slot = "game_form"
     if form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
@@ -218,7 +224,12 @@ def _pending_or_latest(match: Match) -> ResultReport:
     return found
 
 
-def _answer(request, pk: int, act):
+Act: TypeAlias = Callable[
+    [ResultReport], str | tuple[str, Form]
+]  # what was done, or a form refused
+
+
+def _answer(request: HttpRequest, pk: int, act: Act) -> HttpResponse:
     found = _match(pk)
     _may_see(request, found)
     try:
@@ -232,18 +243,19 @@ def _answer(request, pk: int, act):
     return redirect("report", found.pk)
 
 
-def _version(request) -> int:
+def _version(request: HttpRequest) -> int:
     """The report's version the page was drawn from; refused when missing (out of date)."""
     form = VersionForm(request.POST)
     if not form.is_valid():
         raise ValidationError(form_errors_said(form))
-    return form.cleaned_data["version"]
+    version: int = form.cleaned_data["version"]
+    return version
 
 
 @sign_in_required
 @require_POST
-def report_confirm_view(request, pk: int):
-    def act(current):
+def report_confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(current: ResultReport) -> str:
         report_confirm(report=current, user=request.user, version=_version(request))
         return _("Confirmed: the result is recorded.")
 
@@ -252,8 +264,8 @@ def report_confirm_view(request, pk: int):
 
 @sign_in_required
 @require_POST
-def report_dispute_view(request, pk: int):
-    def act(current):
+def report_dispute_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(current: ResultReport) -> str | tuple[str, Form]:
         form = ReportDisputeForm(request.POST)
         if not form.is_valid():
             return ("dispute_form", form)
@@ -272,8 +284,8 @@ def report_dispute_view(request, pk: int):
 
 @sign_in_required
 @require_POST
-def report_withdraw_view(request, pk: int):
-    def act(current):
+def report_withdraw_view(request: HttpRequest, pk: int) -> HttpResponse:
+    def act(current: ResultReport) -> str:
         report_withdraw(report=current, user=request.user)
         return _("Your report is withdrawn.")
 
@@ -282,7 +294,7 @@ def report_withdraw_view(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def notifications(request):
+def notifications(request: HttpRequest) -> HttpResponse:
     """The signed-in player turns their emails on or off and picks their language."""
     player = own_player(request.user)
     if player is None:
@@ -299,5 +311,9 @@ def notifications(request):
             messages.success(request, _("Your email setting is saved."))
             return redirect("notifications")
     status = 400 if form.errors else 200
-    context = {"player": player, "form": form, "address": player.email or request.user.email}
+    context = {
+        "player": player,
+        "form": form,
+        "address": player.email or getattr(request.user, "email", ""),
+    }
     return render(request, "notifications.html", context, status=status)

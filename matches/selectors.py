@@ -9,11 +9,13 @@ from django.db.models.functions import Coalesce, Least
 
 from club.audit import audit_for_match
 from club.models import AuditEntry, Player
-from rules.match import GameContext, match_winner
+from club.words import sentence
+from rules.errors import RulesError
+from rules.match import GameContext, MatchRules, checked_match, match_winner
 from rules.match import Match as RulesMatch
 
-from .endings import cube_shown, ending_text
-from .models import BoardAction, Game, Match, ResultReport
+from .endings import ENDINGS, cube_shown, ending_text
+from .models import CUBE_VALUES, BoardAction, Game, Match, ResultReport
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,107 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
         winner=derived.winner,
         crawford_game=derived.crawford_game,
         next_game=None if derived.over else derived.next_game,
+    )
+
+
+CUBES = tuple(CUBE_VALUES[:8])  # 1 to 128: a power of two (WBF 23)
+NO_DOUBLE = ("drop",)  # the endings that need a double: none in the Crawford game (WBF 24)
+
+
+@dataclass(frozen=True)
+class GameSituation:
+    """Where a game of a match stands, as every form and page that enters one reads it.
+
+    ``score`` is before the game; ``crawford``, ``post_crawford`` and ``holland`` are the
+    rules' (WBF 24, Galore 5.4); ``cubes`` and ``results`` are what may be entered for it
+    (the cube as people say it, :mod:`matches.endings`' codes): in the Crawford game the
+    cube stays at 1 and nobody drops a double.
+
+    ``problem`` says why no game can be entered, never a silent default: ``""`` when one
+    can; ``"over"`` when the match is won before it; ``"recorded"`` when the match's result
+    is recorded another way (a final score, a walkover); ``"missing"`` when the games before
+    it are not all there; ``"unchecked"`` when the games
+    before it (recorded, and reported still waiting) cannot be checked by the rules, whose
+    refusal ``refusal`` says in words ("Game 2 is the Crawford game: no doubling (WBF 24).").
+    """
+
+    number: int
+    length: int
+    score: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    holland: bool
+    cubes: tuple[int, ...]
+    results: tuple[str, ...]
+    problem: str = ""
+    refusal: str = ""
+
+    @property
+    def playable(self) -> bool:
+        """Whether the game can be entered (no problem)."""
+        return not self.problem
+
+    @property
+    def over(self) -> bool:
+        return self.problem == "over"
+
+    @property
+    def context(self) -> GameContext:
+        """The engine's context of the game (the board plays it)."""
+        return GameContext(
+            rules=MatchRules(self.length, holland=self.holland),
+            score=self.score,
+            crawford=self.crawford,
+            post_crawford=self.post_crawford,
+            number=self.number,
+        )
+
+
+def game_situation(
+    *, match: Match, number: int | None = None, pending: ResultReport | None = None
+) -> GameSituation:
+    """Game ``number`` of the match (the next one when None): the score before it, the
+    Crawford game, and what may be entered. ``pending``: a report still waiting whose games
+    come after those recorded (a report of the final score adds none).
+
+    rules.Match does the arithmetic (WBF 3, 24), checking every game before this one where
+    it stands; this reads its answer and never derives the Crawford game itself.
+    """
+    results = [game.as_result() for game in match.games.all()]
+    recorded = len(results)
+    if pending is not None and pending.kind == ResultReport.Kind.GAMES:
+        first = pending.first_game or recorded + 1  # always given for a report of games
+        results = results[: first - 1] + pending.game_results()
+    number = len(results) + 1 if number is None else number
+
+    def refused(problem: str, refusal: str = "", score: tuple[int, int] = (0, 0)) -> GameSituation:
+        length, holland = match.length, match.holland
+        return GameSituation(number, length, score, False, False, holland, (), (), problem, refusal)
+
+    if number > recorded and (
+        match.status == Match.Status.WALKOVER or match.final_score_a is not None
+    ):
+        return refused("recorded")
+    if not 1 <= number <= len(results) + 1:
+        return refused("missing")
+    try:
+        derived = checked_match(match.length, results[: number - 1], holland=match.holland)
+    except RulesError as error:
+        return refused("unchecked", sentence(error))
+    if derived.over:
+        return refused("over", score=derived.score)
+    context = derived.next_game  # the engine's: the score, the Crawford game (WBF 24)
+    endings = tuple(code for code, _words in ENDINGS)
+    doubling = context.cube_available
+    return GameSituation(
+        number=number,
+        length=match.length,
+        score=context.score,
+        crawford=context.crawford,
+        post_crawford=context.post_crawford,
+        holland=match.holland,
+        cubes=CUBES if doubling else (1,),
+        results=endings if doubling else tuple(e for e in endings if e not in NO_DOUBLE),
     )
 
 

@@ -3,12 +3,15 @@
 Each view parses the request, calls one service or selector, and renders.
 """
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any, TypeAlias
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -28,11 +31,13 @@ from club.policy import (
     sign_in_required,
 )
 from club.tables import table_page
+from rules.sheets import SheetRuling
 
 from .audit import result_text
 from .board.log import board_game_log
 from .board.views import board_orientation, requested_view
 from .disputes import (
+    DisputeReport,
     dispute_claims,
     dispute_close,
     dispute_decide,
@@ -59,7 +64,7 @@ from .forms import (
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
 from .models import BoardGame, Dispute, Game, Match, ResultReport
 from .places import match_place
-from .selectors import match_changes, match_list, match_score_sheet
+from .selectors import game_situation, match_changes, match_list, match_score_sheet
 from .services import (
     SheetChanged,
     game_correct,
@@ -74,16 +79,23 @@ from .services import (
 )
 from .tables import MatchTable
 
+View: TypeAlias = Callable[..., HttpResponse]
 
-def matches(request):
+
+def matches(request: HttpRequest) -> HttpResponse:
     filterset = MatchFilter(request.GET, queryset=match_list())
-    return table_page(request, MatchTable(filterset.qs), filterset, "matches.html", "matches")
+    page: HttpResponse = table_page(
+        request, MatchTable(filterset.qs), filterset, "matches.html", "matches"
+    )
+    return page
 
 
-def _page(request, match, status=200, error: str = "", **forms):
+def _page(
+    request: HttpRequest, match: Match, status: int = 200, error: str = "", **forms: Any
+) -> HttpResponse:
     sheet = match_score_sheet(match=match)
     may_change = can_change_match(request.user, match)
-    context = {
+    context: dict[str, Any] = {
         "match": match,
         "sheet": sheet,
         "scope": match_place(match),
@@ -94,6 +106,8 @@ def _page(request, match, status=200, error: str = "", **forms):
         "error": error,
         "next_number": len(sheet.rows) + 1,
     }
+    situation = game_situation(match=match)  # the next game: Crawford, the cubes allowed
+    context["next_game"] = situation if situation.playable else None
     scope = match_scope(match)
     if scope.player_reports and (may_change or player_side(request.user, match) is not None):
         context["report_link"] = True
@@ -104,10 +118,9 @@ def _page(request, match, status=200, error: str = "", **forms):
         recorded = match.final_score_a is not None or match.status == Match.Status.WALKOVER
         if not sheet.over and not recorded:
             number = context["next_number"]
-            crawford = sheet.next_game is not None and sheet.next_game.crawford
             context["game_form"] = forms.get("game_form") or GameForm(
                 match=match,
-                crawford=crawford,
+                situation=situation,
                 initial={"number": number, "cube": 1, "result": "single"},
             )
             context["retire_form"] = forms.get("retire_form") or RetireForm(
@@ -127,16 +140,16 @@ def _page(request, match, status=200, error: str = "", **forms):
     return render(request, "match.html", context, status=status)
 
 
-def _changed(request, pk: int, changed: SheetChanged):
+def _changed(request: HttpRequest, pk: int, changed: SheetChanged) -> HttpResponse:
     """Another director changed the result first: their change, and the sheet as it is."""
     return _page(request, get_object_or_404(match_list(), pk=pk), 409, changed.messages[0])
 
 
-def match(request, pk: int):
+def match(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, get_object_or_404(match_list(), pk=pk))
 
 
-def score_sheet(request, pk: int):
+def score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """A blank sheet to print: the length at the top, a line per game, the Crawford line.
 
     A match to N points has at most 2N - 1 games; long matches print denser to stay on a page.
@@ -150,7 +163,7 @@ def score_sheet(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def match_new(request):
+def match_new(request: HttpRequest) -> HttpResponse:
     require(can_create(request.user))
     form = MatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -165,12 +178,10 @@ def match_new(request):
 
 @sign_in_required
 @require_POST
-def game_new(request, pk: int):
+def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
-    sheet = match_score_sheet(match=found)
-    crawford = sheet.next_game is not None and sheet.next_game.crawford
-    form = GameForm(request.POST, match=found, crawford=crawford)
+    form = GameForm(request.POST, match=found, situation=game_situation(match=found))
     if form.is_valid():
         try:
             game = game_record(match=found, user=request.user, **form.cleaned_data)
@@ -184,7 +195,7 @@ def game_new(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def game_edit(request, pk: int, number: int):
+def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("match"), match_id=pk, number=number)
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -196,9 +207,10 @@ def game_edit(request, pk: int, number: int):
         "result": game.result,
         "resigned": game.resigned,
     }
-    rows = match_score_sheet(match=found).rows
-    crawford = number <= len(rows) and rows[number - 1].crawford
-    form = GameCorrectionForm(request.POST or None, match=found, crawford=crawford, initial=initial)
+    situation = game_situation(match=found, number=number)
+    form = GameCorrectionForm(
+        request.POST or None, match=found, situation=situation, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "number"}
         try:
@@ -216,7 +228,14 @@ def game_edit(request, pk: int, number: int):
     )
 
 
-def _form_write(request, found, form, service, done: str, slot: str):
+def _form_write(
+    request: HttpRequest,
+    found: Match,
+    form: Form,
+    service: Callable[..., object],
+    done: str,
+    slot: str,
+) -> HttpResponse:
     """A match form's write: the service on the form's data, then the match page, or the
     form again with the refusal in words (400), or the sheet changed by someone else."""
     if form.is_valid():
@@ -229,12 +248,13 @@ def _form_write(request, found, form, service, done: str, slot: str):
         else:
             messages.success(request, done)
             return redirect(found)
-    return _page(request, found, status=400, **{slot: form})
+    shown: dict[str, Any] = {slot: form}
+    return _page(request, found, status=400, **shown)
 
 
 @sign_in_required
 @require_POST
-def final_score(request, pk: int):
+def final_score(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = FinalScoreForm(request.POST)
@@ -244,7 +264,7 @@ def final_score(request, pk: int):
 
 @sign_in_required
 @require_POST
-def walkover(request, pk: int):
+def walkover(request: HttpRequest, pk: int) -> HttpResponse:
     """Asks first (who wins without playing, what it replaces), then records the walkover."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -286,7 +306,7 @@ def walkover(request, pk: int):
 
 @sign_in_required
 @require_POST
-def retire(request, pk: int):
+def retire(request: HttpRequest, pk: int) -> HttpResponse:
     """Asks first (who retired, who wins), then records the retirement."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -322,7 +342,7 @@ def retire(request, pk: int):
 
 @sign_in_required
 @require_POST
-def result_clear(request, pk: int):
+def result_clear(request: HttpRequest, pk: int) -> HttpResponse:
     """Asks first, then takes back a walkover or a final score: the match is to be played."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -355,7 +375,7 @@ def result_clear(request, pk: int):
 
 @sign_in_required
 @require_POST
-def match_dice(request, pk: int):
+def match_dice(request: HttpRequest, pk: int) -> HttpResponse:
     """The director lets the players enter dice rolled at the table, or takes it back."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -367,7 +387,7 @@ def match_dice(request, pk: int):
 
 
 @require_GET
-def game_log(request, pk: int, number: int):
+def game_log(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A game played on the board (or imported): its actions, and the board after one of them."""
     found = get_object_or_404(match_list(), pk=pk)
     board_game = (
@@ -397,7 +417,7 @@ def game_log(request, pk: int, number: int):
 
 
 @require_GET
-def match_export(request, pk: int):
+def match_export(request: HttpRequest, pk: int) -> HttpResponse:
     """The match as a .mat file, for GNU Backgammon, eXtreme Gammon and the rest."""
     found = get_object_or_404(match_list(), pk=pk)
     response = HttpResponse(match_mat(match=found), content_type="text/plain; charset=utf-8")
@@ -406,7 +426,7 @@ def match_export(request, pk: int):
     return response
 
 
-def match_file_form(view):
+def match_file_form(view: View) -> View:
     """A view taking a match file: a request larger than one may be is refused unread.
 
     Django would read it all first (the CSRF check reads the form), to a temporary file
@@ -419,20 +439,20 @@ def match_file_form(view):
 
     @csrf_exempt
     @wraps(view)
-    def gate(request, *args, **kwargs):
+    def gate(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             size = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             size = 0
         if request.method == "POST" and size > settings.MATCH_FILE_REQUEST_MAX_BYTES:
-            request.match_file_too_large = True
+            request.match_file_too_large = True  # type: ignore[attr-defined]  # a mark, read by getattr
             return view(request, *args, **kwargs)
         return protected(request, *args, **kwargs)
 
     return gate
 
 
-def _mat_file_form(request, match) -> MatFileForm:
+def _mat_file_form(request: HttpRequest, match: Match) -> MatFileForm:
     """The match-file form as posted (or empty), or the refusal of a request too large to read."""
     if getattr(request, "match_file_too_large", False):
         form = MatFileForm({}, match=match)  # bound to nothing: the body is never read
@@ -446,7 +466,7 @@ def _mat_file_form(request, match) -> MatFileForm:
 @match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def match_import(request, pk: int):
+def match_import(request: HttpRequest, pk: int) -> HttpResponse:
     """Upload a .mat file, see what the replay makes of it, then import it."""
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
@@ -466,7 +486,7 @@ def match_import(request, pk: int):
     return render(request, "match_import.html", context, status=form.status)
 
 
-def _sheet_apply(request, found: Dispute):
+def _sheet_apply(request: HttpRequest, found: Dispute) -> HttpResponse:
     """Asks first, saying what applying the sheet does; then applies it. A plan the rules
     cannot carry out is refused in words on the dispute's page (by the caller)."""
     if not confirmed(request):
@@ -502,7 +522,7 @@ def _sheet_apply(request, found: Dispute):
 @match_file_form
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def dispute_new(request, pk: int):
+def dispute_new(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(match_list(), pk=pk)
     require(can_change_match(request.user, found))
     form = _mat_file_form(request, found)
@@ -525,7 +545,7 @@ def dispute_new(request, pk: int):
 
 @sign_in_required
 @require_http_methods(["GET", "POST"])
-def dispute(request, pk: int, number: int):
+def dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The replay beside the recorded score; directors enter the sheets and decide.
 
     A refusal (a correction the rules forbid once a later match has begun, US rules
@@ -561,11 +581,16 @@ def dispute(request, pk: int, number: int):
             refusals = error.messages
         status = 400 if refusals or sheets.errors else 200  # nothing asked: the page
         found = disputes.get(pk=found.pk)  # as it is now, after the refusal
-    claim = ruling = None
+    claim: ResultReport | None = None
+    ruling: SheetRuling | None = None  # the rule applied to the players' two claims
+    report: DisputeReport | None = None
+    standing: SheetRuling  # the sheet that stands
     if found.source == Dispute.Source.REPORT:  # no log: the players' two claims
-        report, (claim, ruling) = None, dispute_claims(dispute=found)
+        claim, standing = dispute_claims(dispute=found)
+        ruling = standing
     else:
         report = dispute_report(dispute=found)
+        standing = report.ruling
     if not sheets.is_bound:
         sheets = SheetsForm(
             initial={
@@ -578,7 +603,7 @@ def dispute(request, pk: int, number: int):
     context = {
         "match": found.match,
         "dispute": found,
-        "sheet_score": (ruling or report.ruling).score,  # the score of the sheet that stands
+        "sheet_score": standing.score,  # the score of the sheet that stands
         "report": report,
         "claim": claim,
         "claim_ruling": sheet_ruling_text(found.match, ruling, log=False)

@@ -11,6 +11,7 @@ acting at once one wins and the other is shown the board as it now is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeAlias, cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,19 +19,23 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from club.actors import Actor
 from club.policy import board_sides, can_type_dice
 from club.words import sentence
 from rules.dice import SecureDice, SeededDice
 from rules.errors import RulesError
 from rules.game import Act, Action, Game, Phase
-from rules.match import GameContext, MatchRules
+from rules.match import GameContext
 from rules.matchid import Resignation
 from rules.notation import resolve_play
+from rules.position import Position
 from rules.turn import Turn
 
 from ..models import BoardAction, BoardGame, Match
-from ..selectors import match_score_sheet
+from ..selectors import game_situation, match_score_sheet
 from ..services import game_record, match_audit_record, match_begin, result_facts
+
+Moves: TypeAlias = tuple[tuple[int, int], ...]  # checker moves (from, to) not yet confirmed
 
 
 class BoardChanged(ValidationError):
@@ -47,7 +52,7 @@ class BoardState:
     recorded: bool  # the game's result is on the score sheet: nothing more to do here
 
     @property
-    def position(self):
+    def position(self) -> Position:
         """The board to draw: mid-turn, with the moves made so far."""
         return self.turn.board if self.turn is not None else self.game.position
 
@@ -56,21 +61,14 @@ class BoardState:
 
 
 def board_context(*, match: Match, number: int) -> GameContext:
-    """The score before game ``number`` and whether it is the Crawford game, from the sheet."""
-    sheet = match_score_sheet(match=match)
-    rules = MatchRules(match.length, holland=match.holland)
-    if number <= len(sheet.rows):
-        row = sheet.rows[number - 1]
-        return GameContext(
-            rules=rules,
-            score=row.score_before,
-            crawford=row.crawford,
-            post_crawford=row.post_crawford,
-            number=number,
-        )
-    if sheet.next_game is None or number != len(sheet.rows) + 1:
+    """The engine's context of game ``number``: the score before it, whether it is the
+    Crawford game (:func:`matches.selectors.game_situation`)."""
+    situation = game_situation(match=match, number=number)
+    if situation.problem == "unchecked":  # the rules' own words
+        raise ValidationError(situation.refusal)
+    if not situation.playable:
         raise ValidationError(_("The match is over: no game %(number)s.") % {"number": number})
-    return sheet.next_game
+    return situation.context
 
 
 def board_state(*, board_game: BoardGame) -> BoardState:
@@ -82,10 +80,10 @@ def board_state(*, board_game: BoardGame) -> BoardState:
     return _state(board_game, game, _moves(board_game.pending), recorded)
 
 
-def _state(board_game: BoardGame, game: Game, pending, recorded: bool) -> BoardState:
+def _state(board_game: BoardGame, game: Game, pending: Moves, recorded: bool) -> BoardState:
     turn = None
     if game.phase is Phase.MOVE and game.dice is not None and not recorded:
-        turn = Turn(game.position, game.dice, tuple(pending), game.legal_plays)
+        turn = Turn(game.position, game.dice, tuple(pending), tuple(game.legal_plays))
     return BoardState(board_game=board_game, game=game, turn=turn, recorded=recorded)
 
 
@@ -103,7 +101,7 @@ def board_game_current(*, match: Match) -> BoardGame | None:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def board_game_start(*, match: Match, user) -> BoardGame:
+def board_game_start(*, match: Match, user: Actor) -> BoardGame:
     """Start the match's next game on the board (a second press lands on the same game)."""
     if not board_sides(user, match):
         raise PermissionDenied
@@ -128,7 +126,7 @@ def board_game_act(
     board_game: BoardGame,
     version: int,
     action: str,
-    user,
+    user: Actor,
     dice: tuple[int, int] | None = None,
     source: int | None = None,
     destination: int | None = None,
@@ -166,7 +164,16 @@ def board_game_act(
         ) from error
 
 
-def _apply(state: BoardState, action, user, dice, source, destination, play, level):
+def _apply(
+    state: BoardState,
+    action: str,
+    user: Actor,
+    dice: tuple[int, int] | None,
+    source: int | None,
+    destination: int | None,
+    play: str,
+    level: int,
+) -> Moves:
     """Apply the action to ``state.game`` and save it; the checker moves now pending."""
     game, board_game = state.game, state.board_game
     match = board_game.match
@@ -199,6 +206,8 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
             assert state.turn is not None  # the phase is MOVE: checked above
             turn = state.turn
             if action == "move":
+                if source is None or destination is None:  # the form asks for both
+                    raise ValidationError(_("Choose a checker, then where it goes."))
                 pending = turn.move(source, destination).moves
             elif action == "undo":
                 if not turn.moves:
@@ -238,7 +247,7 @@ def _apply(state: BoardState, action, user, dice, source, destination, play, lev
             number=board_game.number,
             user=user,
             board=True,
-            **result_facts(game.result),
+            **cast(dict[str, Any], result_facts(game.result)),  # game_record's arguments
         )
     return pending
 
@@ -292,7 +301,7 @@ ACTS = {  # the board's actions, and the engine act each one is
 }
 
 
-def _save(board_game: BoardGame, actions: list[Action], logged: int, user) -> None:
+def _save(board_game: BoardGame, actions: list[Action], logged: int, user: Actor) -> None:
     BoardAction.objects.bulk_create(
         BoardAction.from_action(game=board_game, seq=logged + index, action=action, user=user)
         for index, action in enumerate(actions, start=1)
