@@ -326,8 +326,12 @@ def measure(repeat: int, games: int, log_mb: float, seed: int, install: bool) ->
             [python, "-c", OPENSPIEL_GAMES, str(games), str(seed), "1"],
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
         )
+        if done.returncode != 0:  # its row says so; the rest of the table is still written
+            say(f"  OpenSpiel failed: {done.stderr[-500:]}")
+            python, missing, spiel = None, "failed here (the run's output says why)", None
+            continue
         spiel_pass = json.loads(done.stdout)
         wins += ours_pass["games_per_second"] >= spiel_pass["games_per_second"]
         if spiel is None or spiel_pass["games_per_second"] > spiel["games_per_second"]:
@@ -364,6 +368,11 @@ def rows(f: Figures) -> list[Row]:
 
     corpus, big, legal, games = f["corpus"], f["big"], f["legal"], f["random"]
     gnubg = f"gnubg {f['gnubg_version']}".strip()
+    gnubg_missing = (
+        "gnubg: failed here (the run's output says why)"
+        if os.path.exists(GNUBG)
+        else f"gnubg: not installed here ({GNUBG})"
+    )
     replayed = corpus["games_per_second"]
     found: list[Row] = [
         row(
@@ -374,17 +383,17 @@ def rows(f: Figures) -> list[Row]:
             f"1,000 games/s: {met(replayed >= 1000)}",
             f"{gnubg} `import mat`: {f['gnubg']['games'] / f['gnubg']['seconds']:,.0f} games/s"
             if f["gnubg"]
-            else "gnubg: not installed here",
+            else gnubg_missing,
         ),
         row(
-            f"replaying a {f['log_mb']:.1f} MB money session ({big['games']:,} games) in a fresh"
-            f" process, {best_of(min(f['repeat'], 3))}",
+            f"replaying a {f['log_mb']:.{1 if f['log_mb'] >= 1 else 2}f} MB money session"
+            f" ({big['games']:,} games) in a fresh process, {best_of(min(f['repeat'], 3))}",
             round(big["seconds"], 2),
             "s",
             f"5 s: {met(big['seconds'] <= 5)}",
             f"{gnubg} `import mat`: {f['gnubg_big']['seconds']:.2f} s"
             if f["gnubg_big"]
-            else "gnubg: not installed here",
+            else gnubg_missing,
         ),
         row(
             "the same replay's peak memory (the process's VmHWM)",
