@@ -229,8 +229,8 @@ def machine_text(where: Machine, minutes: float, loads: Sequence[float], how: st
         # the run itself keeps about one core busy: more than that was someone else's work
         if before > 0.5 or highest > 1.5:
             said += (
-                f", on {where['cpus']} cores: other work shared the machine, so these figures"
-                " are slower than a quiet machine's."
+                f", on {where['cpus']} cores: other work shared the machine at times, so these"
+                " figures may be slower than a quiet machine's."
             )
         else:
             said += ": the machine was otherwise quiet."
