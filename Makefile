@@ -56,12 +56,10 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format .
 
 # the engine beside gnubg and OpenSpiel in one run (OpenSpiel in .venvs/bench-openspiel, made
-# there when missing), then the site's own benchmarks
+# there when missing), then the site's own benchmarks; writes their table into
+# docs/benchmarks.md, with the machine (minutes)
 bench: $(SITE_STAMP)
-	$(BIN)/python scripts/bench_engines.py
-	$(BIN)/python -m tournaments.pairing.bench
-	$(BIN)/python scripts/bench_bracket.py
-	$(BIN)/python scripts/bench_board.py
+	$(BIN)/python scripts/bench_report.py
 
 # DEBUG is off unless the environment turns it on (config/settings.py): make run turns it on for
 # itself, the laptop only (127.0.0.1) with the development secret key and Django's error pages

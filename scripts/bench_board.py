@@ -1,13 +1,14 @@
 """Benchmark: a play's round trip on the board, on a throwaway SQLite database.
 
-    .venv/bin/python scripts/bench_board.py [--plays 200]
+    .venv/bin/python scripts/bench_board.py [--plays 200] [--rows]
 
 Games are played through the site as the board's script does it: each action a
 POST with the board's version, answered with the new board rendered (the
 ``X-Board`` fragment). Each turn is a roll, then the play typed in notation (the
 first legal play). Prints one JSON line: the median, 90th percentile and
 slowest round trip of the plays, in milliseconds, and the database queries of
-one play; the same for the rolls.
+one play; the same for the rolls. ``--rows`` prints them instead as rows of
+docs/benchmarks.md's table.
 """
 
 from __future__ import annotations
@@ -20,13 +21,45 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from bench_report import Row, met, print_rows, row
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def rows(result: dict[str, Any]) -> list[Row]:
+    play, roll = result["play"], result["roll"]
+    return [
+        row(
+            "a play on the board: the POST and the new board rendered (SQLite), median of"
+            f" {play['count']}",
+            play["median_ms"],
+            "ms",
+            f"under 50 ms: {met(play['median_ms'] < 50)}",
+            f"90th percentile {play['p90_ms']} ms, slowest {play['max_ms']} ms",
+        ),
+        row(
+            f"a roll on the board, the same, median of {roll['count']}",
+            roll["median_ms"],
+            "ms",
+            "",
+            f"90th percentile {roll['p90_ms']} ms, slowest {roll['max_ms']} ms",
+        ),
+        row(
+            "database queries of a play on the board",
+            play["queries"],
+            "queries",
+            "",
+            f"a roll: {roll['queries']}",
+        ),
+    ]
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--plays", type=int, default=200)
+    parser.add_argument("--rows", action="store_true", help="rows of docs/benchmarks.md")
     options = parser.parse_args()
 
     workdir = tempfile.mkdtemp(prefix="crawford-bench-")
@@ -65,7 +98,7 @@ def main() -> None:
     timings: dict[str, list[float]] = {"play": [], "roll": []}
     queries: dict[str, int] = {}
 
-    def send(board_game, action, **data):
+    def send(board_game: BoardGame, action: str, **data: str) -> None:
         board_game.refresh_from_db()
         url = reverse("board_act", args=[board_game.match_id, board_game.number])
         body = {"action": action, "version": board_game.version, **data}
@@ -83,6 +116,7 @@ def main() -> None:
         client.post(reverse("board_start", args=[match.pk]))
         while len(timings["play"]) < options.plays:
             board_game = BoardGame.objects.filter(match=match).order_by("-number").first()
+            assert board_game is not None  # board_start made the first game
             state = board_state(board_game=board_game)
             if state.recorded:
                 restarted = client.post(reverse("board_start", args=[match.pk]))
@@ -108,15 +142,15 @@ def main() -> None:
             "max_ms": round(ordered[-1], 1),
         }
 
-    print(
-        json.dumps(
-            {
-                "benchmark": "board round trip (POST, new board rendered), SQLite",
-                "play": {**summary(timings["play"]), "queries": queries["play"]},
-                "roll": {**summary(timings["roll"]), "queries": queries["roll"]},
-            }
-        )
-    )
+    result = {
+        "benchmark": "board round trip (POST, new board rendered), SQLite",
+        "play": {**summary(timings["play"]), "queries": queries["play"]},
+        "roll": {**summary(timings["roll"]), "queries": queries["roll"]},
+    }
+    if options.rows:
+        print_rows(rows(result))
+    else:
+        print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The engine's speed beside GNU Backgammon's and OpenSpiel's, measured in the same run.
 
-    .venv/bin/python scripts/bench_engines.py            # all of it (make bench)
+    .venv/bin/python scripts/bench_engines.py            # all of it (as make bench does)
     .venv/bin/python scripts/bench_engines.py --repeat 3 --games 100 --log-mb 1   # quicker
+    .venv/bin/python scripts/bench_engines.py --rows     # rows of docs/benchmarks.md, JSON lines
 
 Four comparisons, each printed as our figure beside the other engine's:
 
@@ -10,12 +11,13 @@ Four comparisons, each printed as our figure beside the other engine's:
   gnubg's own ``import mat`` of the same files, timed inside gnubg's embedded Python;
 - a long log made here (a seeded money session of random play with the cube, written by
   the engine, kept in the temporary folder, never committed): the replay's time and peak
-  memory (a fresh process, ``ru_maxrss``), beside gnubg's import of the same file;
+  memory (a fresh process, its VmHWM), beside gnubg's import of the same file;
 - random-play games (``python3 -m rules bench --games N``) beside OpenSpiel's C++
   backgammon driven the same way from Python: random legal actions from the initial
   state until the game ends, a pass of ours and a pass of theirs in turn (a busy spell of
   the machine falls on both). OpenSpiel lives in its own virtual environment,
-  ``.venvs/bench-openspiel`` (git-ignored), made here when missing; never in the project's;
+  ``.venvs/bench-openspiel`` (git-ignored), made here when missing (not with ``--no-install``);
+  never in the project's; where it cannot be had, its row says so;
 - legal plays of the gnubg reference positions (``python3 -m rules bench FILE``).
 
 Each figure is the best of ``--repeat`` passes; the machine is shared, so compare figures
@@ -32,6 +34,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING, Any, TypedDict
+
+if TYPE_CHECKING:  # imported where used: gnubg runs this file too, without scripts/ on its path
+    from bench_report import Row
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(globals().get("__file__", "."))))
 DATA = os.path.join(ROOT, "tests", "data")  # in the repository: tests/data/README.md
@@ -98,7 +104,12 @@ print(json.dumps({"games": len(replay.games), "problems": len(replay.problems),
 """
 
 
-def rules_bench(*args: str) -> dict:
+def say(text: str) -> None:
+    """Progress, on stderr: stdout carries the figures."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def rules_bench(*args: str) -> dict[str, Any]:
     """One of the engine's own benchmarks (``python3 -m rules bench ...``), as its JSON."""
     done = subprocess.run(
         [sys.executable, "-m", "rules", "bench", *args],
@@ -107,10 +118,11 @@ def rules_bench(*args: str) -> dict:
         text=True,
         check=True,
     )
-    return json.loads(done.stdout)
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
 
 
-def gnubg_import(files: list[str], repeat: int) -> dict | None:
+def gnubg_import(files: list[str], repeat: int) -> dict[str, Any] | None:
     """gnubg's ``import mat`` of the files, timed inside gnubg: games and best seconds."""
     if not os.path.exists(GNUBG):
         return None
@@ -128,18 +140,35 @@ def gnubg_import(files: list[str], repeat: int) -> dict | None:
             },
         )
         if done.returncode != 0 or not os.path.exists(out):
-            print(f"  gnubg failed: {done.stderr[-500:]}")
+            say(f"  gnubg failed: {done.stderr[-500:]}")
             return None
         with open(out, encoding="utf-8") as handle:
-            return json.load(handle)
+            figures: dict[str, Any] = json.load(handle)
+            return figures
 
 
-def openspiel_python() -> str | None:
-    """The bench venv's Python with open_spiel installed, made on first use; None if it can't be."""
+def gnubg_version() -> str:
+    """gnubg's version number, as ``gnubg --version`` says it ("1.07.001"), or ""."""
+    try:
+        done = subprocess.run(
+            [GNUBG, "--version"], capture_output=True, text=True, check=False, timeout=60
+        )
+    except OSError:
+        return ""
+    words = done.stdout.split()
+    return words[2] if len(words) > 2 and words[:2] == ["GNU", "Backgammon"] else ""
+
+
+def openspiel_python(install: bool = True) -> tuple[str | None, str]:
+    """The bench venv's Python with open_spiel installed, made on first use when ``install``;
+    else None, and why in a few words (for the table's row)."""
     python = os.path.join(OPENSPIEL_VENV, "bin", "python")
     if os.path.exists(python) and _has_pyspiel(python):
-        return python
-    print(f"  making {os.path.relpath(OPENSPIEL_VENV, ROOT)} with open_spiel (once)...")
+        return python, ""
+    venv = os.path.relpath(OPENSPIEL_VENV, ROOT)
+    if not install:
+        return None, f"not installed in {venv} (`make bench` installs it there)"
+    say(f"  making {venv} with open_spiel (once)...")
     steps = [
         [sys.executable, "-m", "venv", OPENSPIEL_VENV],
         [python, "-m", "pip", "install", "--quiet", "open_spiel"],
@@ -147,9 +176,22 @@ def openspiel_python() -> str | None:
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            print(f"  cannot install open_spiel there: {(done.stderr or done.stdout)[-300:]}")
-            return None
-    return python if _has_pyspiel(python) else None
+            why = (done.stderr or done.stdout).strip().splitlines()
+            say(f"  cannot install open_spiel there: {' '.join(why)[-300:]}")
+            return None, f"cannot be installed here ({why[-1][:120] if why else 'pip failed'})"
+    if _has_pyspiel(python):
+        return python, ""
+    return None, f"installed in {venv}, but `import pyspiel` fails there"
+
+
+def openspiel_version(python: str) -> str:
+    done = subprocess.run(
+        [python, "-c", "from importlib.metadata import version; print(version('open_spiel'))"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def _has_pyspiel(python: str) -> bool:
@@ -171,7 +213,7 @@ def long_log(megabytes: float, seed: int) -> str:
     path = os.path.join(folder, f"money-session-{size}-seed{seed}.mat")
     if os.path.exists(path):
         return path
-    print(f"  writing a {megabytes:g} MB money session from seeded random play (once)...")
+    say(f"  writing a {megabytes:g} MB money session from seeded random play (once)...")
     sys.path.insert(0, ROOT)
     import random
 
@@ -221,7 +263,7 @@ def long_log(megabytes: float, seed: int) -> str:
     return path
 
 
-def replay_in_fresh_process(path: str, repeat: int) -> dict:
+def replay_in_fresh_process(path: str, repeat: int) -> dict[str, Any]:
     """The best time of ``repeat`` fresh processes, and the highest peak memory among them."""
     runs = []
     for _ in range(repeat):
@@ -233,15 +275,175 @@ def replay_in_fresh_process(path: str, repeat: int) -> dict:
             check=True,
         )
         runs.append(json.loads(done.stdout))
-    best = min(runs, key=lambda run: run["seconds"])
+    best: dict[str, Any] = min(runs, key=lambda run: run["seconds"])
     return dict(best, peak_mb=max(run["peak_mb"] for run in runs))
 
 
-def row(what: str, ours: str, theirs: str, goal: str) -> None:
-    print(f"{what:<34} {ours:>22}   {theirs:<34} {goal}")
+class Figures(TypedDict):
+    """What one run measured: ours and the other engines', each as its script printed it."""
+
+    repeat: int
+    games: int  # random-play games a pass
+    corpus: dict[str, Any]
+    gnubg: dict[str, Any] | None
+    gnubg_version: str
+    log_mb: float
+    big: dict[str, Any]
+    gnubg_big: dict[str, Any] | None
+    random: dict[str, Any]
+    spiel: dict[str, Any] | None
+    spiel_version: str
+    spiel_missing: str  # why there is no OpenSpiel figure, when there is none
+    wins: int  # passes in which ours was ahead
+    legal: dict[str, Any]
 
 
-def outer() -> int:
+def measure(repeat: int, games: int, log_mb: float, seed: int, install: bool) -> Figures:
+    corpus = sorted(os.path.join(CORPUS, n) for n in os.listdir(CORPUS) if n.endswith(".mat"))
+
+    say("corpus replay: ours, then gnubg's import of the same files...")
+    ours = rules_bench(CORPUS, "--replay", "--repeat", str(repeat))
+    gnubg = gnubg_import(corpus, repeat)
+
+    path = long_log(log_mb, seed)
+    say(f"long log {os.path.basename(path)}: ours in fresh processes, then gnubg's import...")
+    big = replay_in_fresh_process(path, min(repeat, 3))
+    gnubg_big = gnubg_import([path], min(repeat, 3))
+
+    say("random-play games: ours and OpenSpiel's, one pass each in turn...")
+    python, missing = openspiel_python(install)
+    best: dict[str, Any] | None = None
+    spiel: dict[str, Any] | None = None
+    wins = 0
+    for _ in range(repeat):
+        # passes taken in turn, so a busy spell of the machine falls on both engines alike
+        ours_pass = rules_bench("--games", str(games), "--seed", str(seed), "--repeat", "1")
+        if best is None or ours_pass["games_per_second"] > best["games_per_second"]:
+            best = ours_pass
+        if not python:
+            continue
+        done = subprocess.run(
+            [python, "-c", OPENSPIEL_GAMES, str(games), str(seed), "1"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:  # its row says so; the rest of the table is still written
+            say(f"  OpenSpiel failed: {done.stderr[-500:]}")
+            python, missing, spiel = None, "failed here (the run's output says why)", None
+            continue
+        spiel_pass = json.loads(done.stdout)
+        wins += ours_pass["games_per_second"] >= spiel_pass["games_per_second"]
+        if spiel is None or spiel_pass["games_per_second"] > spiel["games_per_second"]:
+            spiel = spiel_pass
+    assert best is not None
+
+    say("legal plays of the gnubg reference positions...")
+    legal = rules_bench(POSITIONS, "--repeat", str(max(repeat, 10)))
+    return Figures(
+        repeat=repeat,
+        games=games,
+        corpus=ours,
+        gnubg=gnubg,
+        gnubg_version=gnubg_version(),
+        log_mb=os.path.getsize(path) / 1_000_000,
+        big=big,
+        gnubg_big=gnubg_big,
+        random=best,
+        spiel=spiel,
+        spiel_version=openspiel_version(python) if python else "",
+        spiel_missing=missing,
+        wins=wins,
+        legal=legal,
+    )
+
+
+def best_of(passes: int) -> str:
+    return f"best of {passes} passes" if passes > 1 else "one pass"
+
+
+def rows(f: Figures) -> list[Row]:
+    """The figures as rows of docs/benchmarks.md's table."""
+    from bench_report import met, row
+
+    corpus, big, legal, games = f["corpus"], f["big"], f["legal"], f["random"]
+    gnubg = f"gnubg {f['gnubg_version']}".strip()
+    gnubg_missing = (
+        "gnubg: failed here (the run's output says why)"
+        if os.path.exists(GNUBG)
+        else f"gnubg: not installed here ({GNUBG})"
+    )
+    replayed = corpus["games_per_second"]
+    found: list[Row] = [
+        row(
+            f"reading and replaying the corpus ({corpus['files']} files, {corpus['games']} games),"
+            f" {best_of(f['repeat'])}",
+            replayed,
+            "games/s",
+            f"1,000 games/s: {met(replayed >= 1000)}",
+            f"{gnubg} `import mat`: {f['gnubg']['games'] / f['gnubg']['seconds']:,.0f} games/s"
+            if f["gnubg"]
+            else gnubg_missing,
+        ),
+        row(
+            f"replaying a {f['log_mb']:.{1 if f['log_mb'] >= 1 else 2}f} MB money session"
+            f" ({big['games']:,} games) in a fresh process, {best_of(min(f['repeat'], 3))}",
+            round(big["seconds"], 2),
+            "s",
+            f"5 s: {met(big['seconds'] <= 5)}",
+            f"{gnubg} `import mat`: {f['gnubg_big']['seconds']:.2f} s"
+            if f["gnubg_big"]
+            else gnubg_missing,
+        ),
+        row(
+            "the same replay's peak memory (the process's VmHWM)",
+            round(big["peak_mb"]),
+            "MB",
+            f"100 MB: {met(big['peak_mb'] <= 100)}",
+            f"{big['start_mb']:.0f} MB before reading the file",
+        ),
+    ]
+    spiel = f["spiel"]
+    if spiel:
+        ahead = games["games_per_second"] >= spiel["games_per_second"]
+        goal = f"OpenSpiel's: {met(ahead)}"
+        beside = (
+            f"OpenSpiel {f['spiel_version']} (C++ from Python): "
+            f"{spiel['games_per_second']:,.0f} games/s; ours ahead in {f['wins']} of "
+            f"{f['repeat']} passes"
+        )
+    else:
+        goal = "OpenSpiel's: not measured"
+        beside = f"OpenSpiel: {f['spiel_missing']}"
+    found += [
+        row(
+            f"random-play games from the opening, {f['games']:,} a pass, {best_of(f['repeat'])}",
+            games["games_per_second"],
+            "games/s",
+            goal,
+            beside,
+        ),
+        row(
+            f"legal plays of {legal['positions']:,} reference positions ({legal['plays']:,}"
+            f" plays), {best_of(legal['best_of'])}",
+            legal["positions_per_second"],
+            "positions/s",
+        ),
+    ]
+    return found
+
+
+def print_table(f: Figures) -> None:
+    """The figures for a person: ours beside the other engine's, with the goals."""
+    for one in rows(f):
+        print(f"{one['benchmark']}")
+        print(
+            f"    {one['figure']:,.6g} {one['unit']}   {one['beside']}   goal: {one['goal'] or '-'}"
+        )
+    print(f"\n({f['big']['problems']} problems reported in the long log)")
+
+
+def outer(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -250,82 +452,20 @@ def outer() -> int:
     parser.add_argument("--games", type=int, default=1000, help="random-play games a pass")
     parser.add_argument("--log-mb", type=float, default=5.0, help="size of the long log")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    repeat = max(1, args.repeat)
-    corpus = sorted(os.path.join(CORPUS, n) for n in os.listdir(CORPUS) if n.endswith(".mat"))
-
-    print("corpus replay: ours, then gnubg's import of the same files...")
-    ours = rules_bench(CORPUS, "--replay", "--repeat", str(repeat))
-    gnubg = gnubg_import(corpus, repeat)
-
-    path = long_log(args.log_mb, args.seed)
-    print(f"long log {os.path.basename(path)}: ours in fresh processes, then gnubg's import...")
-    big = replay_in_fresh_process(path, min(repeat, 3))
-    gnubg_big = gnubg_import([path], min(repeat, 3))
-
-    print("random-play games: ours and OpenSpiel's, one pass each in turn...")
-    python = openspiel_python()
-    games: dict | None = None
-    spiel: dict | None = None
-    wins = 0
-    for _ in range(repeat):
-        # passes taken in turn, so a busy spell of the machine falls on both engines alike
-        ours_pass = rules_bench(
-            "--games", str(args.games), "--seed", str(args.seed), "--repeat", "1"
-        )
-        if games is None or ours_pass["games_per_second"] > games["games_per_second"]:
-            games = ours_pass
-        if not python:
-            continue
-        done = subprocess.run(
-            [python, "-c", OPENSPIEL_GAMES, str(args.games), str(args.seed), "1"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        spiel_pass = json.loads(done.stdout)
-        wins += ours_pass["games_per_second"] >= spiel_pass["games_per_second"]
-        if spiel is None or spiel_pass["games_per_second"] > spiel["games_per_second"]:
-            spiel = spiel_pass
-    assert games is not None
-
-    print("legal plays of the gnubg reference positions...")
-    legal = rules_bench(POSITIONS, "--repeat", str(max(repeat, 10)))
-
-    print()
-    row("benchmark", "Crawford (Python)", "the other engine, same run", "goal")
-    row(
-        f"replay corpus, {ours['games']} games",
-        f"{ours['games_per_second']:,.0f} games/s",
-        f"gnubg import: {gnubg['games'] / gnubg['seconds']:,.0f} games/s" if gnubg else "no gnubg",
-        "1,000 games/s",
+    parser.add_argument(
+        "--no-install",
+        action="store_true",
+        help=f"do not make {os.path.relpath(OPENSPIEL_VENV, ROOT)} when it is missing",
     )
-    megabytes = os.path.getsize(path) / 1_000_000
-    row(
-        f"replay {megabytes:.1f} MB log, {big['games']:,} games",
-        f"{big['seconds']:.2f} s, {big['peak_mb']:.0f} MB peak",
-        f"gnubg import: {gnubg_big['seconds']:.2f} s" if gnubg_big else "no gnubg",
-        "5 s, 100 MB",
-    )
-    row(
-        f"random-play games, {args.games:,} a pass",
-        f"{games['games_per_second']:,.0f} games/s",
-        f"OpenSpiel: {spiel['games_per_second']:,.0f} games/s" if spiel else "no OpenSpiel",
-        "OpenSpiel's",
-    )
-    if spiel:
-        ratio = games["games_per_second"] / spiel["games_per_second"]
-        row("", f"{ratio:.2f}x OpenSpiel", f"ours ahead in {wins} of {repeat} passes", "")
-    row(
-        f"legal plays, {legal['positions']:,} positions",
-        f"{legal['positions_per_second']:,} pos/s",
-        "",
-        "as fast as before",
-    )
-    print(
-        f"\n(the long log's process held {big['start_mb']:.0f} MB before reading it; "
-        f"{big['problems']} problems reported; best of {repeat})"
-    )
+    parser.add_argument("--rows", action="store_true", help="rows of docs/benchmarks.md")
+    args = parser.parse_args(argv)
+    figures = measure(max(1, args.repeat), args.games, args.log_mb, args.seed, not args.no_install)
+    if args.rows:
+        from bench_report import print_rows
+
+        print_rows(rows(figures))
+    else:
+        print_table(figures)
     return 0
 
 
@@ -351,8 +491,8 @@ def inner() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        import gnubg  # type: ignore[import-not-found]  # noqa: F401
+    try:  # gnubg's embedded Python has the module; mypy already said it cannot find it above
+        import gnubg  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     except ImportError:
         sys.exit(outer())
     inner()

@@ -1,7 +1,7 @@
 """Benchmark: the largest match files the site takes, uploaded through the pages, on a throwaway
 SQLite database.
 
-    .venv/bin/python scripts/bench_upload.py [--repeat 3]
+    .venv/bin/python scripts/bench_upload.py [--repeat 3] [--kb 1000] [--rows]
 
 Each file is as large as ``MATCH_FILE_MAX_KB`` allows (1 MB by default), made of the real
 games of tests/data/corpus/mat/td-gammon_173915-WCfinal.mat written again and again:
@@ -17,7 +17,8 @@ games of tests/data/corpus/mat/td-gammon_173915-WCfinal.mat written again and ag
 For each: the import preview (a POST with the file) the first time, when the file is
 replayed, and again, when the kept replay is used; the confirmation (the import); a
 dispute opened with the file and its page. Prints one JSON line per file: seconds, best of
-``--repeat`` (each repeat on a fresh cache), and the games read.
+``--repeat`` (each repeat on a fresh cache), and the games read. ``--kb`` makes the files
+smaller, for a quick try; ``--rows`` prints the rows of docs/benchmarks.md's table instead.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bench_report import Row, print_rows, row
+
+if TYPE_CHECKING:
+    from django.http.response import HttpResponseBase
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "data" / "corpus" / "mat" / "td-gammon_173915-WCfinal.mat"
@@ -52,18 +60,57 @@ def one_game_then_rolls(limit: int) -> str:
     text = SOURCE.read_text(encoding="utf-8-sig")
     first = re.split(r"(?m)^\s*Game \d+\s*$", text)[1].strip("\n")
     out = " 1 point match\n\n Game 1\n" + first + "\n"
-    row = "{:3d}) 31: 8/5 6/5                  42: 8/4 6/4\n"
+    roll_line = "{:3d}) 31: 8/5 6/5                  42: 8/4 6/4\n"
     number = 1
     while len(out) + 50 < limit:
-        out += row.format(number % 1000)
+        out += roll_line.format(number % 1000)
         number += 1
     return out
 
 
+def rows(results: list[dict[str, Any]], repeat: int) -> list[Row]:
+    """The preview of each file; for the first (the longest match), its import too."""
+    found: list[Row] = []
+    passes = f"best of {repeat}" if repeat > 1 else "one pass"
+    for number, result in enumerate(results):
+        seconds = result["seconds"]
+        what = f"{result['file']}, {result['kB']:,} kB"
+        if result["games written"] > 1:
+            what += f", {result['games read']} of its {result['games written']} games read"
+        if "import" not in seconds:
+            beside = f"refused, as it should be; shown again: {seconds['preview again']} s"
+        else:
+            beside = f"shown again (its replay kept): {seconds['preview again']} s"
+        found.append(
+            row(
+                f"the import preview of a match file: {what}; {passes}",
+                seconds["preview"],
+                "s",
+                "",
+                beside,
+            )
+        )
+        if number == 0 and "import" in seconds:
+            found.append(
+                row(
+                    f"importing that file (the confirmation), {passes}",
+                    seconds["import"],
+                    "s",
+                    "",
+                    f"a dispute opened with it: {seconds['dispute opened']} s;"
+                    f" its page: {seconds['dispute page']} s",
+                )
+            )
+    return found
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--kb", type=int, help="the files' size (default: the largest taken)")
+    parser.add_argument("--rows", action="store_true", help="rows of docs/benchmarks.md")
     options = parser.parse_args()
+    results: list[dict[str, Any]] = []
 
     workdir = tempfile.mkdtemp(prefix="crawford-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
@@ -96,6 +143,8 @@ def main() -> None:
     a = player_create(name=record.players[0], user=SYSTEM)
     b = player_create(name=record.players[1], user=SYSTEM)
     limit = settings.MATCH_FILE_MAX_BYTES
+    if options.kb:
+        limit = min(limit, options.kb * 1000)
     files = {
         f"{MAX_LENGTH}-point match": (MAX_LENGTH, filled(MAX_LENGTH, limit)),
         "25-point match": (25, filled(25, limit)),
@@ -103,7 +152,13 @@ def main() -> None:
         "one game, then rolls": (1, one_game_then_rolls(limit)),
     }
 
-    def timed(seconds, step, send, *args, **kwargs):
+    def timed(
+        seconds: dict[str, float],
+        step: str,
+        send: Callable[..., HttpResponseBase],
+        *args: Any,
+        **kwargs: Any,
+    ) -> HttpResponseBase:
         start = time.perf_counter()
         response = send(*args, **kwargs)
         seconds[step] = time.perf_counter() - start
@@ -112,7 +167,7 @@ def main() -> None:
     def once(length: int, text: str) -> dict[str, float]:
         """Each step timed once, on a fresh cache."""
         cache.clear()
-        data, seconds = text.encode(), {}
+        data, seconds = text.encode(), dict[str, float]()
         match = match_create(player_a=a, player_b=b, length=length, user=SYSTEM)
         url = reverse("match_import", args=[match.pk])
         for step in ("preview", "preview again"):
@@ -141,7 +196,11 @@ def main() -> None:
             "games read": len(read_mat(text).games),
             "seconds": {step: round(value, 3) for step, value in best.items()},
         }
-        print(json.dumps(line), flush=True)
+        results.append(line)
+        if not options.rows:
+            print(json.dumps(line), flush=True)
+    if options.rows:
+        print_rows(rows(results, options.repeat))
 
 
 if __name__ == "__main__":
