@@ -52,7 +52,7 @@ class TournamentForm(forms.Form):
         named in the help text, never offered as a box they could untick by accident."""
         super().__init__(*args, **kwargs)
         users = get_user_model().objects.filter(groups__name=settings.DIRECTORS_GROUP)
-        directors = cast(RowsChoiceField, self.fields["directors"])
+        directors = cast("RowsChoiceField[User]", self.fields["directors"])
         if isinstance(user, User):  # a person (a visitor or the site has no pk)
             users = users.exclude(pk=user.pk)
             said = {"name": user.get_username()}
@@ -84,7 +84,7 @@ class TournamentEditForm(TournamentForm):
         users = get_user_model().objects.filter(
             Q(groups__name=settings.DIRECTORS_GROUP) | Q(directed_tournaments=tournament)
         )
-        directors = cast(RowsChoiceField, self.fields["directors"])
+        directors = cast("RowsChoiceField[User]", self.fields["directors"])
         directors.label = _("Directors")
         directors.queryset = users.distinct().order_by("username")
         directors.required = True

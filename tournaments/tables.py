@@ -1,5 +1,3 @@
-# mypy: disallow-subclassing-any=False
-# (django-tables2 has no type hints: a table subclasses Any, as in club/ and matches/tables.py)
 from __future__ import annotations
 
 from decimal import Decimal

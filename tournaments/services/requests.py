@@ -64,6 +64,7 @@ def entry_request_create(*, event: Event, user: Actor) -> EntryRequest:
     tournament does not take requests, the draw is made, or they are entered or waiting."""
     player = own_player(user)
     require(player is not None)
+    assert player is not None  # require() refused the request above; this tells mypy
     with transaction.atomic():
         locked = Event.objects.select_for_update().select_related("tournament").get(pk=event.pk)
         if not can_ask_to_enter(user, locked):

@@ -305,7 +305,11 @@ def _audit_out(
             gone = kind or f"{entry.subject_type.app_label}.{entry.subject_type.model}"
             subject = SubjectPart(kind=gone, gone=True)
         params = dict(entry.params)
-        if entry.dispute_id in dispute_key and params.get("dispute") == entry.dispute_id:
+        if (
+            entry.dispute_id is not None
+            and entry.dispute_id in dispute_key
+            and (params.get("dispute") == entry.dispute_id)
+        ):
             params["dispute"] = dispute_key[entry.dispute_id]  # the dispute, not its id
         out.append(
             AuditPart(
