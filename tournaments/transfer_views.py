@@ -45,9 +45,12 @@ def tournament_export(request: HttpRequest, pk: int) -> HttpResponse:
     directors (and staff) may download it."""
     found = get_object_or_404(Tournament, pk=pk)
     require(can_direct(request.user, found))
-    response = HttpResponse(
-        tournament_export_text(tournament=found), content_type="application/json; charset=utf-8"
-    )
+    try:
+        text = tournament_export_text(tournament=found)
+    except ValidationError as refused:  # a value no file can carry: said on the page
+        messages.error(request, " ".join(refused.messages))
+        return redirect(found)
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
     name = slugify(f"{found.name} {found.date}") or f"tournament-{found.pk}"
     response["Content-Disposition"] = f'attachment; filename="{name}.json"'
     return response

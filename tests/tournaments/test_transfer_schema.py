@@ -217,3 +217,44 @@ def test_a_version_1_file_without_settings_added_since_still_imports(played):
     created = tournament_import(document=played, user=SYSTEM)
     assert created.late_rounds == Tournament.LateRounds.LOSS
     assert str(created.uuid) != ""
+
+
+# --- a tournament no file can carry -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "language, says",
+    [
+        ("en", "This tournament holds a value a tournament file cannot carry (players: country)"),
+        ("it", "Questo torneo contiene un valore che un file di torneo non può portare"),
+    ],
+)
+def test_a_download_the_file_cannot_carry_is_refused_in_words_on_the_page(
+    tournament, event_with, director_client, language, says
+):
+    """The export is checked by the models the import reads with: a country code no country
+    has, written in the database behind the site's back, is said on the tournament's page,
+    never a 500 nor a file no site would import."""
+    from club.models import Player
+
+    event_with(Event.Format.SINGLE, 4)
+    first = Player.objects.filter(entries__event__tournament=tournament).order_by("id").first()
+    Player.objects.filter(pk=first.pk).update(country="ZZ")
+    director_client.cookies["django_language"] = language
+    url = reverse("tournament_export", args=[tournament.pk])
+    response = director_client.get(url, follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[0][0] == tournament.get_absolute_url()
+    assert "attachment" not in response.get("Content-Disposition", "")
+    assert says in response.content.decode()
+
+
+def test_the_export_command_says_the_same_in_words(tournament, event_with):
+    from django.core.management import CommandError, call_command
+
+    from club.models import Player
+
+    event_with(Event.Format.SINGLE, 4)
+    Player.objects.filter(entries__event__tournament=tournament).update(country="ZZ")
+    with pytest.raises(CommandError, match=r"cannot carry \(players: country\)"):
+        call_command("tournament_export", tournament.pk)

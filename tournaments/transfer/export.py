@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db.models import Model, Q
+from django.utils.translation import gettext as _
+from pydantic import ValidationError as ShapeError
 
 from club.models import AuditEntry, Player
 from matches.models import BoardGame, Dispute, Game, Match
@@ -37,13 +40,38 @@ from .document import (
     SubjectPart,
     TournamentPart,
 )
+from .reading import place_in_file
 
 Keys = Mapping[int, str]  # an object's id here -> its key in the document
 
 
+# a part's model -> the document's list that holds it ("PlayerPart" -> "players"), for a refusal
+_LISTS = {
+    get_args(field.annotation)[0].__name__: name
+    for name, field in Document.model_fields.items()
+    if get_origin(field.annotation) is list
+}
+
+
 def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
-    """The whole tournament as a JSON-ready document; the same tournament gives the same one."""
-    return tournament_document(tournament=tournament).model_dump(mode="json")
+    """The whole tournament as a JSON-ready document; the same tournament gives the same one.
+
+    The document is checked as it is made, by the same models the import reads with, so a
+    file is never written that no site would import: a value the file cannot carry (a
+    player's name emptied in the database behind the site's back) is refused in words."""
+    try:
+        document = tournament_document(tournament=tournament)
+    except ShapeError as error:  # a part is checked as it is made: name its list, then the place
+        where = place_in_file(error.errors()[0]["loc"])
+        where = f"{_LISTS[error.title]}: {where}" if error.title in _LISTS else where
+        raise ValidationError(
+            _(
+                "This tournament holds a value a tournament file cannot carry (%(where)s): "
+                "correct it on the site, then download the file again."
+            )
+            % {"where": where}
+        ) from None
+    return document.model_dump(mode="json")
 
 
 def tournament_export_text(*, tournament: Tournament) -> str:

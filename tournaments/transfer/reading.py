@@ -111,19 +111,19 @@ def _refusal(shape: type[BaseModel], error: ErrorDetails) -> str:
     says, depth = _says_at(shape, loc)
     if error["type"] == "missing" and (says is None or depth == len(loc)):  # a key, not a number
         return _("The file does not hold a tournament we can read: %(where)s is missing.") % {
-            "where": _where(loc)
+            "where": place_in_file(loc)
         }
     if says is not None:  # the place is the value's (a pair's, not one of its two numbers')
         loc = loc[:depth]
     ctx = error.get("ctx") or {}
     says = ctx.get("says") or says or (LIST if error["type"] == "list_type" else OBJECT)
     return _("The file does not hold a tournament we can read: %(where)s should be %(what)s.") % {
-        "where": _where(loc),
+        "where": place_in_file(loc),
         "what": str(says),
     }
 
 
-def _where(loc: tuple[int | str, ...]) -> str:
+def place_in_file(loc: tuple[int | str, ...]) -> str:
     """``("matches", 0, "games")`` as a reader finds it: ``matches[1].games``."""
     where = ""
     for step in loc:

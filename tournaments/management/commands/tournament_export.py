@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Tournament
@@ -25,7 +26,10 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(pk=options["id"]).first()
         if tournament is None:
             raise CommandError(f"There is no tournament {options['id']}.")
-        text = tournament_export_text(tournament=tournament)
+        try:
+            text = tournament_export_text(tournament=tournament)
+        except ValidationError as refused:
+            raise CommandError(" ".join(refused.messages)) from None
         if options["output"]:
             Path(options["output"]).write_text(text, encoding="utf-8")
             self.stderr.write(f"{tournament.name} written to {options['output']}.")
