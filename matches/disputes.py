@@ -29,14 +29,9 @@ from rules.sheets import Score, SheetRuling, sheet_ruling
 from .matfiles import ImportPlan, mat_import_plan, match_mat
 from .models import Dispute, Match, ResultReport
 from .notify import player_notify
+from .results import result_facts
 from .selectors import SheetRow, match_score_sheet
-from .services import (
-    game_correct,
-    game_record,
-    match_audit_record,
-    match_record_final_score,
-    result_facts,
-)
+from .services import game_correct, game_record, match_audit_record, match_record_final_score
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,9 @@ from rules.replay import Problem, Replay, replay_match, written_games
 from .board.service import board_state
 from .models import BoardAction, BoardGame, Match
 from .places import match_place
+from .results import result_facts
 from .selectors import match_score_sheet
-from .services import game_record, match_audit_record, result_facts
+from .services import game_record, match_audit_record
 
 # A kept replay lasts a week (a dispute is settled within a tournament); one the cache has
 # let go is simply replayed again.

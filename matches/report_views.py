@@ -42,8 +42,8 @@ from .reports import (
     report_make,
     report_withdraw,
 )
+from .results import games_checked
 from .selectors import GameSituation, game_situation, match_list, match_score_sheet
-from .services import games_checked
 
 
 def _match(pk: int) -> Match:

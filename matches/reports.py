@@ -36,14 +36,8 @@ from .disputes import dispute_open
 from .models import Match, ResultReport
 from .notify import player_notify
 from .places import match_place
-from .services import (
-    final_score_checked,
-    game_record,
-    game_result_of,
-    games_checked,
-    match_audit_record,
-    match_record_final_score,
-)
+from .results import game_result_of, games_checked
+from .services import final_score_checked, game_record, match_audit_record, match_record_final_score
 
 
 def _locked(match: Match) -> Match:

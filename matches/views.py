@@ -64,6 +64,7 @@ from .forms import (
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
 from .models import BoardGame, Dispute, Game, Match, ResultReport
 from .places import match_place
+from .results import result_facts_of
 from .selectors import game_situation, match_changes, match_list, match_score_sheet
 from .services import (
     SheetChanged,
@@ -75,7 +76,6 @@ from .services import (
     match_result_clear,
     match_retire,
     match_walkover,
-    result_facts_of,
 )
 from .tables import MatchTable
 

@@ -32,8 +32,9 @@ from rules.position import Position
 from rules.turn import Turn
 
 from ..models import BoardAction, BoardGame, Match
+from ..results import result_facts
 from ..selectors import game_situation, match_score_sheet
-from ..services import game_record, match_audit_record, match_begin, result_facts
+from ..services import game_record, match_audit_record, match_begin
 
 Moves: TypeAlias = tuple[tuple[int, int], ...]  # checker moves (from, to) not yet confirmed
 
