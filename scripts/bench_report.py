@@ -226,8 +226,9 @@ def machine_text(where: Machine, minutes: float, loads: Sequence[float], how: st
             f"The load average (1 minute) was {before:.1f} before the run and at most "
             f"{highest:.1f} as each script started"
         )
-        # the run itself keeps about one core busy: more than that was someone else's work
-        if before > 0.5 or highest > 1.5:
+        # the run keeps a core busy, at moments two (a script and the gnubg or server process
+        # it waits on): a load above the machine's cores, or one already there, was other work
+        if before > 0.5 or highest > where["cpus"]:
             said += (
                 f", on {where['cpus']} cores: other work shared the machine at times, so these"
                 " figures may be slower than a quiet machine's."
