@@ -191,7 +191,10 @@ def machine() -> Machine:
     """The machine, the Python and the commit the figures come from."""
     memory = _first("/proc/meminfo", "MemTotal").split()
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    if git("status", "--porcelain", "--untracked-files=no"):
+    # the table itself, written by an earlier run, is no change to the code measured
+    if git(
+        "status", "--porcelain", "--untracked-files=no", "--", ".", f":!{DOC.relative_to(ROOT)}"
+    ):
         commit += " with uncommitted changes"
     system = _first("/etc/os-release", "PRETTY_NAME", "=") or platform.system()
     return Machine(
