@@ -71,37 +71,16 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def generic_at_run_time() -> None:
-    """Django's classes that its type stubs make generic, subscriptable when the site runs.
-
-    The apps name the model their admin, form or field is for, ``admin.ModelAdmin[Player]``,
-    ``forms.ModelForm[Player]``, so that mypy checks what they do with it; Python evaluates
-    a base class, and Django's own classes take no ``[...]``. This is what
-    django_stubs_ext.monkeypatch() does, for these classes (and their subclasses: inlines,
-    UserCreationForm, ModelMultipleChoiceField), without a package more on a server.
-    """
-    from django.contrib.admin.options import BaseModelAdmin
-    from django.forms.formsets import BaseFormSet
-    from django.forms.models import BaseModelForm, ModelChoiceField
-
-    def same_class(cls: type, *args: object) -> type:
-        return cls
-
-    generics: tuple[type, ...] = (BaseModelAdmin, BaseModelForm, BaseFormSet, ModelChoiceField)
-    for generic in generics:
-        if "__class_getitem__" not in generic.__dict__:
-            # setattr: mypy knows no such attribute of a class it holds as a plain type
-            setattr(generic, "__class_getitem__", classmethod(same_class))  # noqa: B010
-
-
-generic_at_run_time()
+# Django's classes that its type stubs make generic (admin.ModelAdmin[Player], forms.ModelForm,
+# ModelChoiceField...) subscriptable when the site runs too: the apps name their model for mypy
+django_stubs_ext.monkeypatch()
 
 
 def env(name: str, default: str = "") -> str:

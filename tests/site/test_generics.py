@@ -1,5 +1,6 @@
 """Django's admin, form and field classes take the model they are for, as their type stubs
-declare (``admin.ModelAdmin[Player]``), when the site runs too (config.settings)."""
+declare (``admin.ModelAdmin[Player]``), when the site runs too (config.settings calls
+django_stubs_ext.monkeypatch())."""
 
 from django import forms
 from django.contrib import admin
