@@ -79,11 +79,36 @@ class MatchRules:
 
 @dataclass(frozen=True, slots=True)
 class MoneyRules:
-    """Money play (no match score) with the optional Jacoby rule and beavers (Galore 2.8)."""
+    """Money play (no match score) and the options agreed before a session (Galore 2.8, 5.4).
+
+    ``jacoby``: gammons and backgammons count single until the cube has been turned;
+    ``beavers``: the player doubled may at once redouble, keeping the cube; ``raccoons``:
+    the original doubler may then turn it again (only where beavers are allowed);
+    ``automatic_doubles``: how many times equal opening dice raise the cube at most (0: never);
+    ``max_cube``: the highest value the cube may reach, if one is agreed (a power of 2).
+    See :mod:`rules.money` for what a game is worth under them.
+    """
 
     jacoby: bool = False
     beavers: bool = False
     variation: Variation = Variation.STANDARD
+    raccoons: bool = False
+    automatic_doubles: int = 0
+    max_cube: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.raccoons and not self.beavers:
+            raise IllegalActionError(Message("raccoon-without-beaver"), rule="Galore 5.4")
+        if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
+            raise IllegalActionError(
+                Message("automatic-doubles-count", {"count": str(self.automatic_doubles)}),
+                rule="Galore 2.8",
+            )
+        cap = self.max_cube
+        if cap is not None and (not isinstance(cap, int) or cap < 2 or cap & (cap - 1)):
+            raise IllegalActionError(
+                Message("max-cube-power", {"cube": str(cap)}), rule="Galore 2.8"
+            )
 
 
 @dataclass(frozen=True, slots=True)

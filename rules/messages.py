@@ -213,6 +213,13 @@ CATALOG: Final[Mapping[str, Template]] = {
     "side-opponent": gettext_noop("the opponent"),
     "place-off": gettext_noop("the tray (borne off)"),
     "place-bar": gettext_noop("the bar"),
+    # --- money play: the options of a session and what a game is worth (rules/money.py)
+    "raccoon-without-beaver": gettext_noop("raccoons are played only where beavers are allowed"),
+    "automatic-doubles-count": gettext_noop(
+        "the most automatic doubles a game is a whole number, 0 or more, not %(count)s"
+    ),
+    "max-cube-power": gettext_noop("the highest cube is a power of 2 from 2 up, not %(cube)s"),
+    # --- money play: end of section (the chouette's messages are at the end of the catalog)
     "place-point": gettext_noop("point %(point)s"),
     # --- dice
     "die-range": gettext_noop("a die shows 1 to 6, not %(die)s"),
@@ -614,4 +621,6 @@ CATALOG: Final[Mapping[str, Template]] = {
     "cube-annulled-taken": gettext_noop("%(cube)s annulled taken"),
     "cube-annulled-dropped": gettext_noop("%(cube)s annulled dropped"),
     "cube-annulled-beavered": gettext_noop("%(cube)s annulled beavered"),
+    # --- the chouette (rules/chouette/): refusals and the session log
+    # --- the chouette: end of section
 }
