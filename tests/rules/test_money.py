@@ -13,6 +13,7 @@ from rules.game import Act, Game, Phase
 from rules.match import GameContext, GameResult, MatchRules, MoneyRules, Outcome
 from rules.matchid import Resignation
 from rules.money import Level, automatic_cube, game_value
+from rules.replay import written_games
 from tests.rules.helpers import board
 
 # The loser's checkers (own numbering) when the winner bears off the last one (WBF 25)
@@ -438,3 +439,11 @@ def test_the_cube_is_a_power_of_2_never_past_the_highest_galore_2_8(rules, seed)
         game.cube_owner,
         game.result,
     )
+
+
+def test_a_raccoon_is_written_as_the_redouble_it_offers():
+    """No match file has a word for a raccoon (gnubg plays none): the cell names it."""
+    game = beavered()
+    game.raccoon()
+    cells = [cell.text for cell in written_games([game])[0].cells]
+    assert cells[-3:] == [" Doubles => 2", " Beavers => 4", " Raccoons => 8"]
