@@ -43,12 +43,6 @@ from .events import (
 
 __all__ = ["describe"]
 
-_LEVELS = {
-    Level.SINGLE: "chouette-level-single",
-    Level.GAMMON: "chouette-level-gammon",
-    Level.BACKGAMMON: "chouette-level-backgammon",
-}
-
 
 def describe(event: Event, names: Mapping[str, str] | None = None) -> Message:
     """The log's line for ``event``."""
@@ -83,29 +77,41 @@ def describe(event: Event, names: Mapping[str, str] | None = None) -> Message:
     if isinstance(event, BoxDoubles):
         return Message("chouette-log-box-doubles", {"members": people(event.members)})
     if isinstance(event, Answer):
-        key = {
-            DROP: "chouette-log-drop",
-            BEAVER: "chouette-log-beaver",
-        }.get(event.answer, "chouette-log-take")
-        return Message(key, {"player": name(event.member)})
+        word = event.answer
+        return Message(
+            "chouette-log-drop"
+            if word == DROP
+            else "chouette-log-beaver"
+            if word == BEAVER
+            else "chouette-log-take",
+            {"player": name(event.member)},
+        )
     if isinstance(event, Raccoon):
         return Message("chouette-log-raccoon", {"player": name(event.member)})
     if isinstance(event, MemberDoubles):
         return Message("chouette-log-member-doubles", {"player": name(event.member)})
     if isinstance(event, BoxAnswers):
-        key = {
-            DROP: "chouette-log-box-drop",
-            BEAVER: "chouette-log-box-beaver",
-        }.get(event.answer, "chouette-log-box-take")
-        return Message(key, {"player": name(event.member)})
+        word = event.answer
+        return Message(
+            "chouette-log-box-drop"
+            if word == DROP
+            else "chouette-log-box-beaver"
+            if word == BEAVER
+            else "chouette-log-box-take",
+            {"player": name(event.member)},
+        )
     if isinstance(event, ExtraDouble):
         return Message("chouette-log-extra", {"player": name(event.member)})
     if isinstance(event, ExtraRedouble):
-        key = "chouette-log-extra-taker" if event.by_taker else "chouette-log-extra-member"
-        return Message(key, {"player": name(event.member)})
+        return Message(
+            "chouette-log-extra-taker" if event.by_taker else "chouette-log-extra-member",
+            {"player": name(event.member)},
+        )
     if isinstance(event, ExtraAnswer):
-        key = "chouette-log-extra-take" if event.take else "chouette-log-extra-drop"
-        return Message(key, {"player": name(event.member)})
+        return Message(
+            "chouette-log-extra-take" if event.take else "chouette-log-extra-drop",
+            {"player": name(event.member)},
+        )
     if isinstance(event, Deal):
         return _deal(event, people(event.members))
     if isinstance(event, End):
@@ -124,14 +130,26 @@ def _deal(event: Deal, members: tuple[Message, ...]) -> Message:
         deal = Message("chouette-log-deal-even", {"members": members})
     if event.box_wins is None:
         return deal
-    key = "chouette-log-deal-box-wins" if event.box_wins else "chouette-log-deal-team-wins"
-    return Message(key, {"deal": deal})
+    return Message(
+        "chouette-log-deal-box-wins" if event.box_wins else "chouette-log-deal-team-wins",
+        {"deal": deal},
+    )
 
 
 def _end(event: End) -> Message:
-    level = Message(_LEVELS[event.level])
+    level = Message(
+        {
+            Level.SINGLE: "chouette-level-single",
+            Level.GAMMON: "chouette-level-gammon",
+            Level.BACKGAMMON: "chouette-level-backgammon",
+        }[event.level]
+    )
     if event.resigned:
-        key = "chouette-log-end-team-resigns" if event.box_wins else "chouette-log-end-box-resigns"
-    else:
-        key = "chouette-log-end-box-wins" if event.box_wins else "chouette-log-end-team-wins"
-    return Message(key, {"level": level})
+        return Message(
+            "chouette-log-end-team-resigns" if event.box_wins else "chouette-log-end-box-resigns",
+            {"level": level},
+        )
+    return Message(
+        "chouette-log-end-box-wins" if event.box_wins else "chouette-log-end-team-wins",
+        {"level": level},
+    )

@@ -4,8 +4,13 @@ Each test names the section it holds the engine to. Players are short names; the
 helper gives them dice 6, 5, 4, ... so the order is the order written.
 """
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import rules.chouette
+import tests.rules.test_message_catalog as catalog
 from rules.chouette import (
     Answer,
     AutomaticDouble,
@@ -38,8 +43,10 @@ from rules.chouette import (
     replay,
 )
 from rules.errors import IllegalActionError, RulesError
+from rules.messages import CATALOG
 from rules.money import Level, MoneyRules
 from rules.settlement import Transfer
+from tests.rules.helpers import StrictTranslator
 
 SINGLE = ChouetteSettings()
 MULTI = ChouetteSettings(cubes=CubeMode.MULTIPLE)
@@ -800,3 +807,75 @@ def test_lineup_is_usable_on_its_own():
     lineup = Lineup.opening({"a": 1, "b": 6, "c": 3})
     assert lineup == Lineup(box="b", team=("c", "a"))
     assert lineup.with_partner("a").with_partner(None) == Lineup(box="b", team=("c", "a"))
+
+
+# --- the catalog: every refusal and log line of the engine is a key with its parameters ---
+
+CHOUETTE = sorted((Path(rules.chouette.__file__).parent).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CHOUETTE, ids=lambda p: p.name)
+def test_every_chouette_error_is_built_from_a_catalog_message(path):
+    """The checks of test_message_catalog.py, over rules/chouette/ (it reads rules/*.py)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    wrong = []
+    for _, call in catalog.calls(tree, catalog.ERRORS):
+        first = call.args[0] if call.args else None
+        built = isinstance(first, ast.Call) and getattr(first.func, "id", None) == "Message"
+        if not (built or isinstance(first, ast.Name)):
+            wrong.append(catalog.where(path, call))
+    for _, call in catalog.calls(tree, {"Message"}):
+        keys = catalog.possible_keys(call.args[0])
+        if keys is None:
+            wrong.append(f"{catalog.where(path, call)}: a key the source does not spell out")
+            continue
+        wrong += [
+            f"{catalog.where(path, call)}: {k!r} not in the catalog" for k in keys - CATALOG.keys()
+        ]
+        params = call.args[1] if len(call.args) > 1 else None
+        given = set() if params is None else {k.value for k in params.keys}
+        wrong += [
+            f"{catalog.where(path, call)}: {key!r} takes other parameters than {sorted(given)}"
+            for key in keys & CATALOG.keys()
+            if catalog.placeholders(CATALOG[key]) != given
+        ]
+    assert wrong == []
+
+
+def test_every_chouette_key_is_used_and_renders_in_any_language():
+    """Each chouette key appears in the engine's source; each event's log line and each
+    refusal met above renders through a translator that knows only the catalog."""
+    source = "".join(path.read_text(encoding="utf-8") for path in CHOUETTE)
+    unused = [k for k in CATALOG if k.startswith("chouette-") and f'"{k}"' not in source]
+    assert unused == []
+    strict = StrictTranslator()
+    events = [
+        opening("1", "2"),
+        Join("1"),
+        Leave("1"),
+        Rest("1"),
+        Back("1"),
+        Partner("1"),
+        Partner(None),
+        StartGame(),
+        AutomaticDouble(),
+        BoxDoubles(("1", "2")),
+        *(Answer("1", word) for word in ("take", "drop", "beaver")),
+        *(BoxAnswers("1", word) for word in ("take", "drop", "beaver")),
+        Raccoon("1"),
+        MemberDoubles("1"),
+        ExtraDouble("1"),
+        ExtraRedouble("1", by_taker=True),
+        ExtraRedouble("1", by_taker=False),
+        ExtraAnswer("1", take=True),
+        ExtraAnswer("1", take=False),
+        *(Deal(("1",), points, winner) for points in (-2, 0, 1) for winner in (None, True, False)),
+        *(End(w, level, r) for w in (True, False) for level in Level for r in (True, False)),
+        UndoGame(),
+    ]
+    for event in events:
+        assert describe(event, {"1": "Anna"}).render(strict).startswith("«")
+    refusal = refused(
+        session(StartGame()), Deal(("bob",), 1), "chouette-deal-winner", "club practice"
+    )
+    assert refusal.sentence(strict).startswith("«")
