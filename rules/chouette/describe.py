@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from ..messages import Message
 from ..money import Level
+from ..position import Variation
 from .events import (
     BEAVER,
     DROP,
@@ -40,8 +41,9 @@ from .events import (
     StartGame,
     UndoGame,
 )
+from .settings import BoxKeeping, ChouetteSettings, Consultation, CubeMode
 
-__all__ = ["describe"]
+__all__ = ["describe", "describe_settings"]
 
 
 def describe(event: Event, names: Mapping[str, str] | None = None) -> Message:
@@ -153,3 +155,51 @@ def _end(event: End) -> Message:
         "chouette-log-end-box-wins" if event.box_wins else "chouette-log-end-team-wins",
         {"level": level},
     )
+
+
+def describe_settings(settings: ChouetteSettings) -> tuple[Message, ...]:
+    """What the table agreed, one line each, for everyone to see (Galore 3.2: consultation
+    is shown, not enforced)."""
+    lines = [
+        Message(
+            "chouette-setting-single"
+            if settings.cubes is CubeMode.SINGLE
+            else "chouette-setting-multiple"
+        ),
+        Message(
+            {
+                Consultation.FREE: "chouette-setting-consultation-free",
+                Consultation.FORBIDDEN: "chouette-setting-consultation-forbidden",
+                Consultation.AFTER_CUBE: "chouette-setting-consultation-after-cube",
+            }[settings.consultation]
+        ),
+        Message(
+            "chouette-setting-box-captain"
+            if settings.box_keeping is BoxKeeping.CAPTAIN
+            else "chouette-setting-box-net"
+        ),
+    ]
+    if settings.winners_move_up:
+        lines.append(Message("chouette-setting-winners-move-up"))
+    if settings.last_must_drop and settings.cubes is CubeMode.SINGLE:
+        lines.append(Message("chouette-setting-last-must-drop"))
+    if settings.extra_cubes:
+        lines.append(Message("chouette-setting-extra-cubes"))
+    if settings.partner_from is None:
+        lines.append(Message("chouette-setting-no-partner"))
+    else:
+        lines.append(Message("chouette-setting-partner", {"count": settings.partner_from}))
+    money = settings.money
+    if money.jacoby:
+        lines.append(Message("chouette-setting-jacoby"))
+    if money.beavers:
+        lines.append(Message("chouette-setting-beavers"))
+    if money.raccoons:
+        lines.append(Message("chouette-setting-raccoons"))
+    if money.automatic_doubles:
+        lines.append(Message("chouette-setting-automatic", {"count": money.automatic_doubles}))
+    if money.max_cube is not None:
+        lines.append(Message("chouette-setting-max-cube", {"cube": money.max_cube}))
+    if money.variation is Variation.NACKGAMMON:
+        lines.append(Message("chouette-setting-nackgammon"))
+    return tuple(lines)

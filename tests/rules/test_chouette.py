@@ -39,12 +39,14 @@ from rules.chouette import (
     StartGame,
     UndoGame,
     describe,
+    describe_settings,
     from_dict,
     replay,
 )
 from rules.errors import IllegalActionError, RulesError
 from rules.messages import CATALOG
 from rules.money import Level, MoneyRules
+from rules.position import Variation
 from rules.settlement import Transfer
 from tests.rules.helpers import StrictTranslator
 
@@ -879,3 +881,40 @@ def test_every_chouette_key_is_used_and_renders_in_any_language():
         session(StartGame()), Deal(("bob",), 1), "chouette-deal-winner", "club practice"
     )
     assert refusal.sentence(strict).startswith("«")
+
+
+def test_galore_3_2_the_settings_are_shown_to_everyone():
+    """Consultation is a custom of the table (Galore 3.2): shown with every other setting."""
+    default = [m.key for m in describe_settings(SINGLE)]
+    assert default == [
+        "chouette-setting-single",
+        "chouette-setting-consultation-free",
+        "chouette-setting-box-captain",
+        "chouette-setting-last-must-drop",
+        "chouette-setting-partner",
+    ]
+    every = ChouetteSettings(
+        cubes=CubeMode.MULTIPLE,
+        money=MoneyRules(
+            jacoby=True,
+            beavers=True,
+            raccoons=True,
+            automatic_doubles=1,
+            max_cube=32,
+            variation=Variation.NACKGAMMON,
+        ),
+        consultation=Consultation.AFTER_CUBE,
+        box_keeping=BoxKeeping.NET,
+        winners_move_up=True,
+        extra_cubes=True,
+        partner_from=None,
+    )
+    lines = describe_settings(every)
+    assert [str(m) for m in lines[:2]] == [
+        "a cube for each member (Galore 3.5)",
+        "consultation: only once the cube has moved (Galore 3.2)",
+    ]
+    assert "at most 1 automatic double a game (Galore 2.8)" in [str(m) for m in lines]
+    strict = StrictTranslator()
+    assert all(m.render(strict).startswith("«") for m in lines)
+    assert len(lines) == 12
