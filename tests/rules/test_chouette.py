@@ -918,3 +918,38 @@ def test_galore_3_2_the_settings_are_shown_to_everyone():
     strict = StrictTranslator()
     assert all(m.render(strict).startswith("«") for m in lines)
     assert len(lines) == 12
+
+
+def test_club_practice_a_deal_shares_with_the_partner_and_settles_the_extra_cubes():
+    extra = ChouetteSettings(extra_cubes=True, last_must_drop=False)
+    chouette = session(
+        Partner("hal"),
+        StartGame(),
+        BoxDoubles(EIGHT[1:7]),
+        Answer("bob", "take"),
+        *(Answer(m, "drop") for m in EIGHT[2:7]),
+        ExtraDouble("cy"),
+        ExtraDouble("dee"),
+        Deal(("bob",), -3, box_wins=False),
+        settings=extra,
+        players=EIGHT,
+    )
+    assert chouette.game is None  # bob was the last one in
+    record = chouette.games[0]
+    # the deal: 3 to bob, 2 from the box and 1 from its partner; the extras: 2 each to bob
+    assert {t for t in record.ledger if t.payee == "bob"} == {
+        Transfer("ann", "bob", 2),
+        Transfer("hal", "bob", 1),
+        Transfer("cy", "bob", 2),
+        Transfer("dee", "bob", 2),
+    }
+    totals = zero_sum(chouette)
+    assert totals["bob"] == 7 and totals["cy"] == -3 and totals["dee"] == -3  # 1 dropped, 2
+    assert not record.box_wins and order(chouette)[0] == "bob"
+
+
+def test_a_game_in_progress_is_not_in_the_ledger_until_it_ends():
+    chouette = session(StartGame(), BoxDoubles(("bob", "cy", "dee")), Answer("cy", "drop"))
+    assert chouette.ledger == () and chouette.game.ledger == (Transfer("cy", "ann", 1),)
+    assert set(chouette.totals().values()) == {0}
+    assert chouette.settings.consultation is Consultation.FREE
