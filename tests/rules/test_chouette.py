@@ -757,6 +757,8 @@ def test_events_survive_json_and_bad_data_is_refused():
         {"kind": "end", "box_wins": 1, "level": "single"},
         {"kind": "deal", "members": ["a"], "points": True},
         {"kind": "start-game", "extra": 1},
+        ["join", "x"],
+        {"kind": "opening", "rolls": [["a", 6, 1]]},
     ):
         with pytest.raises(RulesError) as error:
             from_dict(bad)
@@ -781,9 +783,10 @@ def test_settings_survive_json_and_bad_settings_are_refused():
     assert ChouetteSettings.from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
     assert ChouetteSettings.from_dict({}) == ChouetteSettings()
     assert ChouetteSettings().partner_from == 8 and ChouetteSettings().last_must_drop
-    with pytest.raises(RulesError) as error:
-        ChouetteSettings.from_dict({"cubes": "many"})
-    assert error.value.key == "chouette-settings-data"
+    for bad in ({"cubes": "many"}, ["cubes"], {"money": {"max_cube": "8"}}, {"extra_cubes": 1}):
+        with pytest.raises(RulesError) as error:
+            ChouetteSettings.from_dict(bad)
+        assert error.value.key == "chouette-settings-data"
     with pytest.raises(RulesError) as error:
         ChouetteSettings.from_dict({"money": {"raccoons": True}})
     assert error.value.key == "raccoon-without-beaver"
