@@ -56,6 +56,7 @@ SHARED_WORDS = {
     "log",
     "nackgammon",
     "off",
+    "otter",
     "pip",
     "raccoon",  # Galore 5.4 keeps the English name ("raccoon" (procione))
     "rating",
