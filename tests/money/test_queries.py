@@ -161,12 +161,12 @@ def test_the_log_names_players_and_games(chouette, act, five, account):
     assert [(row.seq, row.game) for row in log] == [(1, None), (2, 1), (3, 1), (4, 1)]
     assert [row.author_name for row in log] == ["director"] * 3 + ["Dario Neri"]
     assert say(log[0].message) == (
-        "the opening roll: Anna Rossi 6, Bruno Bianchi 5, Carla Verdi 4, Dario Neri 3, "
-        "Elena Gialli 2"
+        "the opening roll: Anna Rossi rolled 6, Bruno Bianchi rolled 5, Carla Verdi rolled 4, "
+        "Dario Neri rolled 3, Elena Gialli rolled 2"
     )
     assert "Carla Verdi" in say(log[2].message) and "1 point" in say(log[2].message)
     with translation.override("it"):
-        assert say(log[3].message) != "the box wins a single game"
+        assert say(log[3].message) == "il box vince un gioco semplice"
 
 
 def test_a_players_page_lists_their_tables_with_their_totals(chouette, act, five, director):
