@@ -4,43 +4,6 @@ shorthand for recording its events through the services, as the phones would."""
 import pytest
 
 
-def _player(name):
-    from club.policy import SYSTEM
-    from club.services import player_create
-
-    return player_create(name=name, club="", country="", user=SYSTEM)
-
-
-@pytest.fixture
-def carla(db):
-    return _player("Carla Verdi")
-
-
-@pytest.fixture
-def dario(db):
-    return _player("Dario Neri")
-
-
-@pytest.fixture
-def elena(db):
-    return _player("Elena Gialli")
-
-
-@pytest.fixture
-def account(django_user_model):
-    """An account linked to a player: ``account(anna)`` is Anna signed in."""
-
-    def make(player):
-        user = django_user_model.objects.create_user(
-            player.name.split()[0].lower(), password="pw-player-1"
-        )
-        player.user = user
-        player.save(update_fields=["user"])
-        return user
-
-    return make
-
-
 @pytest.fixture
 def five(anna, bruno, carla, dario, elena):
     """Five players in the order of their opening roll: Anna the box, Bruno the captain."""
@@ -85,3 +48,42 @@ def act(director):
 def pid(player):
     """The engine's id of a player."""
     return str(player.pk)
+
+
+@pytest.fixture
+def carla(db):
+    from club.policy import SYSTEM
+    from club.services import player_create
+
+    return player_create(name="Carla Verdi", club="", country="", user=SYSTEM)
+
+
+@pytest.fixture
+def dario(db):
+    from club.policy import SYSTEM
+    from club.services import player_create
+
+    return player_create(name="Dario Neri", club="", country="", user=SYSTEM)
+
+
+@pytest.fixture
+def elena(db):
+    from club.policy import SYSTEM
+    from club.services import player_create
+
+    return player_create(name="Elena Gialli", club="", country="", user=SYSTEM)
+
+
+@pytest.fixture
+def account(django_user_model):
+    """An account linked to a player: ``account(anna)`` is Anna signed in."""
+
+    def make(player):
+        user = django_user_model.objects.create_user(
+            player.name.split()[0].lower(), password="pw-player-1"
+        )
+        player.user = user
+        player.save(update_fields=["user"])
+        return user
+
+    return make
