@@ -424,3 +424,26 @@ def test_a_table_closes_between_games_only(chouette, act, director):
     with pytest.raises(ValidationError) as refused:
         table_act(user=director, table=table, event=StartGame())
     assert refusal(refused) == "The table “Venerdì sera” is closed: nothing more is recorded."
+
+
+def test_a_correction_from_an_out_of_date_page_changes_nothing(chouette, act, director):
+    drawn = chouette.version
+    table = act(chouette, StartGame(), End(box_wins=True, level=Level.SINGLE))
+    with pytest.raises(TableChanged):
+        table_correct(
+            user=director,
+            table=table,
+            seq=3,
+            event=End(box_wins=False, level=Level.SINGLE),
+            version=drawn,
+        )
+    assert TableEvent.objects.get(table=table, seq=3).data["box_wins"] is True
+
+
+def test_a_stranger_is_refused_before_being_told_the_page_is_old(chouette, account):
+    from club.policy import SYSTEM
+    from club.services import player_create
+
+    franco = player_create(name="Franco Blu", club="", country="", user=SYSTEM)
+    with pytest.raises(PermissionDenied):
+        table_act(user=account(franco), table=chouette, event=StartGame(), version=0)
