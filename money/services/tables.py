@@ -127,17 +127,32 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
     """Seat a player at the table (the view finds the table by its code): the player
     themself, or someone who records at the table bringing a guest. Once the opening roll
     is recorded, a newcomer joins the order at the bottom (Galore 3.1), as an event of the
-    log; before it, they roll with the others."""
+    log; before it, they roll with the others. A player who left comes back the same way,
+    at the bottom, in their seat (their results and stake kept)."""
     _stake_checked(stake_cents)
     with transaction.atomic():
         row = locked(table)
         require(can_join_table(user, row, player))
         refuse_closed(row)
-        if row.seats.filter(player=player).exists():
-            raise ValidationError(
-                _("%(player)s is already at “%(table)s”.")
-                % {"player": player.name, "table": row.name}
-            )
+        log = events_of(row)
+        opened = any(isinstance(event, ev.Opening) for event in log)
+        seat = row.seats.filter(player=player).first()
+        if seat is not None:
+            chouette = replayed(row, log)
+            away = chouette.lineup is not None and str(player.pk) not in chouette.lineup.everyone
+            if not (opened and away):
+                raise ValidationError(
+                    _("%(player)s is already at “%(table)s”.")
+                    % {"player": player.name, "table": row.name}
+                )
+            join = ev.Join(player=str(player.pk))
+            applied(row, chouette, join)
+            line = append(row, join, user)
+            bump(row)
+            params = {"seq": line.seq, "player": player.name, "change": "join"}
+            table_audit_record(row, user, "table.lineup", params=params)
+            table.version = row.version
+            return seat
         if row.kind == TableKind.MONEY and row.seats.count() >= 2:
             raise ValidationError(_("A money session is played by two players."))
         try:
@@ -148,8 +163,7 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
                 _("%(player)s is already at “%(table)s”.")
                 % {"player": player.name, "table": row.name}
             ) from error
-        log = events_of(row)
-        if any(isinstance(event, ev.Opening) for event in log):
+        if opened:
             join = ev.Join(player=str(player.pk))
             applied(row, replayed(row, log), join)
             append(row, join, user)

@@ -447,3 +447,18 @@ def test_a_stranger_is_refused_before_being_told_the_page_is_old(chouette, accou
     franco = player_create(name="Franco Blu", club="", country="", user=SYSTEM)
     with pytest.raises(PermissionDenied):
         table_act(user=account(franco), table=chouette, event=StartGame(), version=0)
+
+
+def test_a_player_who_left_comes_back_at_the_bottom(chouette, account, five):
+    """Galore 3.1: players leave and come back at any time, at the bottom; their seat, stake
+    and results stay."""
+    from rules.chouette import Leave
+
+    carla = five[2]
+    user = account(carla)
+    table_act(user=user, table=chouette, event=Leave(pid(carla)))
+    assert carla not in [row.player for row in table_lineup_rows(chouette)]
+    seat = table_join(user=user, table=chouette, player=carla, stake_cents=999)
+    assert seat.stake_cents == 100 and Seat.objects.filter(player=carla).count() == 1
+    assert table_lineup_rows(chouette)[-1].player == carla
+    assert codes(chouette)[-1] == "table.lineup"
