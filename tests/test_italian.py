@@ -58,7 +58,7 @@ SHARED_WORDS = {
     "off",
     "otter",
     "pip",
-    "raccoon",  # Galore 5.4 keeps the English name ("raccoon" (procione))
+    "raccoon",
     "rating",
     "wbf",
     "xgid",

@@ -698,7 +698,7 @@ def test_undo_that_a_later_event_depends_on_is_refused():
     assert order(chouette) == ("bob", "ann", ("cy", "dee", "eve", "fay", "gus", "hal"))
     error = refused(chouette, UndoGame(), "chouette-undo-breaks", "Galore 3.6")
     assert error.params["number"] == 1
-    assert error.params["reason"].params["reason"].key == "chouette-partner-member"
+    assert error.params["reason"].key == "chouette-partner-member"
 
 
 def test_replay_names_the_event_the_rules_refuse():
@@ -757,6 +757,8 @@ def test_events_survive_json_and_bad_data_is_refused():
         {"kind": "end", "box_wins": 1, "level": "single"},
         {"kind": "deal", "members": ["a"], "points": True},
         {"kind": "start-game", "extra": 1},
+        ["join", "x"],
+        {"kind": "opening", "rolls": [["a", 6, 1]]},
     ):
         with pytest.raises(RulesError) as error:
             from_dict(bad)
@@ -781,9 +783,10 @@ def test_settings_survive_json_and_bad_settings_are_refused():
     assert ChouetteSettings.from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
     assert ChouetteSettings.from_dict({}) == ChouetteSettings()
     assert ChouetteSettings().partner_from == 8 and ChouetteSettings().last_must_drop
-    with pytest.raises(RulesError) as error:
-        ChouetteSettings.from_dict({"cubes": "many"})
-    assert error.value.key == "chouette-settings-data"
+    for bad in ({"cubes": "many"}, ["cubes"], {"money": {"max_cube": "8"}}, {"extra_cubes": 1}):
+        with pytest.raises(RulesError) as error:
+            ChouetteSettings.from_dict(bad)
+        assert error.value.key == "chouette-settings-data"
     with pytest.raises(RulesError) as error:
         ChouetteSettings.from_dict({"money": {"raccoons": True}})
     assert error.value.key == "raccoon-without-beaver"
