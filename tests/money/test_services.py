@@ -462,3 +462,15 @@ def test_a_player_who_left_comes_back_at_the_bottom(chouette, account, five):
     assert seat.stake_cents == 100 and Seat.objects.filter(player=carla).count() == 1
     assert table_lineup_rows(chouette)[-1].player == carla
     assert codes(chouette)[-1] == "table.lineup"
+
+
+def test_an_out_of_date_page_is_told_the_tap_it_missed(chouette, act, director, five):
+    """A double is in the log alone (no audit entry): the refusal still says it."""
+    table = act(chouette, StartGame())
+    drawn = table.version
+    table = act(table, BoxDoubles(members=tuple(pid(p) for p in five[1:])))
+    with pytest.raises(TableChanged) as refused:
+        table_act(user=director, table=table, event=Answer(pid(five[1]), "take"), version=drawn)
+    assert refusal(refused).startswith(
+        "The table changed after you opened it: director recorded “the box doubles Bruno Bianchi,"
+    )
