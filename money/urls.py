@@ -1,6 +1,6 @@
 """The tables: chouettes and money sessions, under /tables/ (issue 27)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from . import views, views_print, views_table
 
@@ -23,4 +23,5 @@ urlpatterns = [
     path("<int:pk>/close/", views_table.close, name="close"),
     path("<int:pk>/settlement/", views_print.settlement, name="settlement"),
     path("<int:pk>/correct/<int:seq>/", views_table.correct, name="correct"),
+    path("", include("money.board.urls")),  # the board: <pk>/board/ (money/board/urls.py)
 ]

@@ -1,0 +1,233 @@
+"""A money table's games on the site's board: checkers through the engine's Game, the cubes
+through the chouette (Galore 3.1-3.5), each write checked against the table's version."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from club.services import player_create
+from money.board.service import BoardChanged, money_board, money_board_act
+from money.board.state import BOX, TEAM
+from money.models import Table, TableEvent, TableMove
+from money.queries import table_chouette, table_totals
+from money.services import table_act, table_join, table_start
+from rules.chouette import ChouetteSettings, Opening
+from rules.game import Phase
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Anna Rossi", "Bruno Bianchi", "Carla Verdi", "Dario Neri")
+
+
+@pytest.fixture
+def people(django_user_model):
+    """Four players, each with their own account (their own phone)."""
+    from club.policy import SYSTEM
+
+    found = {}
+    for name in NAMES:
+        user = django_user_model.objects.create_user(name.split()[0].lower(), password="pw-12345678")
+        player = player_create(name=name, club="Circolo", country="Italia", user=SYSTEM)
+        player.user = user
+        player.save(update_fields=["user"])
+        found[str(player.pk)] = (player, user)
+    return found
+
+
+def ids(people):
+    return list(people)
+
+
+def make_table(people, count, kind):
+    """A table of ``count`` players in NAMES' order: the first the box, the second captain."""
+    chosen = ids(people)[:count]
+    first_player, first_user = people[chosen[0]]
+    players = [people[key][0] for key in chosen]
+    table = table_start(
+        user=first_user,
+        kind=kind,
+        name="Chouette" if kind == "chouette" else "Money",
+        settings=ChouetteSettings(),
+        players=players if kind == "money" else [first_player],
+    )
+    if kind == "chouette":
+        for key in chosen[1:]:
+            player, user = people[key]
+            table_join(user=user, table=table, player=player)
+    rolls = tuple((key, 6 - index) for index, key in enumerate(chosen))  # 6, 5, 4...: NAMES' order
+    table_act(user=first_user, table=table, event=Opening(rolls))
+    return Table.objects.get(pk=table.pk)
+
+
+def act(table, user, action, **details):
+    """Act as a phone that has just drawn the board (it sends the table's current version)."""
+    fresh = Table.objects.get(pk=table.pk)
+    board, _ = money_board_act(
+        user=user, table=fresh, version=fresh.version, action=action, **details
+    )
+    return board
+
+
+def board_now(table):
+    return money_board(table=Table.objects.get(pk=table.pk))
+
+
+def user_of(people, player_id):
+    return people[player_id][1]
+
+
+def step(table, people):
+    """One action by whoever must act now: the box for itself, the acting captain for the team."""
+    board = board_now(table)
+    game = board.game
+    if game.phase is Phase.OPENING:
+        return act(table, user_of(people, board.side_player(BOX)), "opening")
+    user = user_of(people, board.side_player(game.acting))
+    if game.phase is Phase.ROLL:
+        return act(table, user, "roll")
+    return act(table, user, "play", play=game.legal_plays[0].notation)
+
+
+def play_until(table, people, done, limit=600):
+    for _ in range(limit):
+        board = board_now(table)
+        if done(board) or not board.playing:
+            return board
+        step(table, people)
+    raise AssertionError("the game did not get there")
+
+
+def box_on_roll(board):
+    return board.game.phase is Phase.ROLL and board.game.turn == BOX and board.game.turns[BOX] > 0
+
+
+def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(people):
+    """Galore 2.8, WBF 25: the board's last play ends the game; its End event (winner, level
+    from the final position) goes into the table's log, and the totals sum to zero."""
+    table = make_table(people, 2, "money")
+    box, captain = ids(people)[:2]
+    assert table_chouette(table).lineup.box == box
+    act(table, user_of(people, captain), "start")
+    # the first play by clicks: checker by checker, kept until it is confirmed
+    board = play_until(table, people, lambda b: b.game.phase is Phase.MOVE)
+    mover = user_of(people, board.side_player(board.game.acting))
+    fresh = Table.objects.get(pk=table.pk)
+    pending = ()
+    while True:
+        turn = money_board(table=fresh, pending=pending).turn
+        if turn.play is not None:
+            break
+        option = turn.options[0]
+        board, pending = money_board_act(
+            user=mover, table=fresh, version=fresh.version, action="move", pending=pending,
+            source=option.source, destination=option.destination,
+        )
+        assert Table.objects.get(pk=table.pk).version == fresh.version  # a move writes nothing
+    money_board_act(user=mover, table=fresh, version=fresh.version, action="confirm", pending=pending)
+    assert TableMove.objects.filter(table=table, data__act="play").count() == 1
+    board = play_until(table, people, lambda b: False)
+    assert board.game.over and board.live is None
+    last = TableEvent.objects.filter(table=table).order_by("-seq").first().data
+    assert last["kind"] == "end" and last["box_wins"] == (board.game.result.winner == BOX)
+    assert last["level"] == {1: "single", 2: "gammon", 3: "backgammon"}[board.game.result.outcome.multiplier]
+    totals = {str(row.player.pk): row.points for row in table_totals(Table.objects.get(pk=table.pk))}
+    assert sum(totals.values()) == 0
+    winner = box if board.game.result.winner == BOX else captain
+    assert totals[winner] == board.game.result.outcome.multiplier
+
+
+def test_a_chouette_game_the_box_doubles_one_drops_one_takes_the_new_captain_moves(people):
+    """Galore 3.3: the box doubles, each member answers on their own; the captain drops and
+    the member who takes captains for the rest of the game; the End scores only the taker."""
+    table = make_table(people, 3, "chouette")
+    box, captain, member = ids(people)[:3]
+    act(table, user_of(people, captain), "start")
+    board = play_until(table, people, box_on_roll)
+    assert set(board.live.playing) == {captain, member}
+    with pytest.raises(PermissionDenied):  # a member never doubles for the box
+        act(table, user_of(people, member), "box-double")
+    act(table, user_of(people, box), "box-double")
+    board = board_now(table)
+    assert set(board.awaiting) == {captain, member}
+    with pytest.raises(PermissionDenied):  # each member answers on their own phone
+        act(table, user_of(people, member), "answer", member=captain, answer="drop")
+    with pytest.raises(ValidationError):  # nobody rolls while the cube waits
+        act(table, user_of(people, box), "roll")
+    act(table, user_of(people, captain), "answer", member=captain, answer="drop")
+    act(table, user_of(people, member), "answer", member=member, answer="take")
+    board = board_now(table)
+    assert board.live.playing == (member,) and board.captain == member
+    assert board.live.cubes[member].value == 2 and board.live.cubes[member].owner == "member"
+    board = play_until(table, people, lambda b: b.game.phase is Phase.MOVE and b.game.turn == TEAM)
+    with pytest.raises(PermissionDenied):  # the captain who dropped moves no more
+        act(table, user_of(people, captain), "play", play=board.game.legal_plays[0].notation)
+    act(table, user_of(people, member), "play", play=board.game.legal_plays[0].notation)
+    board = play_until(table, people, lambda b: False)
+    chouette = table_chouette(Table.objects.get(pk=table.pk))
+    assert chouette.game is None and len(chouette.games) == 1
+    totals = chouette.totals()
+    assert sum(totals.values()) == 0
+    assert totals[captain] == -1  # the drop paid the cube before the double
+    level = board.game.result.outcome.multiplier
+    member_won = board.game.result.winner == TEAM
+    assert totals[member] == (2 * level if member_won else -2 * level)
+
+
+@pytest.fixture
+def doubled_table(people):
+    """A three-player chouette in its first game, the team on roll (the box has played)."""
+    table = make_table(people, 3, "chouette")
+    act(table, user_of(people, ids(people)[1]), "start")
+    play_until(
+        table, people, lambda b: b.game.phase is Phase.ROLL and b.game.turn == TEAM and b.game.turns[BOX] > 0
+    )
+    return table
+
+
+def test_refusals_a_member_moving_an_out_of_turn_double_a_stale_version(people, doubled_table):
+    """Galore 3.1: only the acting captain moves for the team; WBF 23: a double only on
+    one's own turn, before rolling; a page drawn before the latest change acts on nothing."""
+    table = doubled_table
+    box, captain, member = ids(people)[:3]
+    with pytest.raises(PermissionDenied):
+        act(table, user_of(people, member), "roll")
+    with pytest.raises(ValidationError) as refused:
+        act(table, user_of(people, box), "box-double")
+    assert "WBF 23" in refused.value.messages[0]
+    stale = Table.objects.get(pk=table.pk)
+    act(table, user_of(people, captain), "roll")
+    with pytest.raises(BoardChanged):
+        money_board_act(user=user_of(people, captain), table=stale, version=stale.version, action="roll")
+
+
+def test_refusals_through_the_page_are_answers_never_a_500(client, people, doubled_table):
+    table = doubled_table
+    box, captain, member = ids(people)[:3]
+    url = reverse("money:table_board_act", args=[table.pk])
+    version = Table.objects.get(pk=table.pk).version
+    client.force_login(user_of(people, member))
+    response = client.post(url, {"action": "roll", "version": version})
+    assert response.status_code == 403 and b'id="board-error"' in response.content
+    client.force_login(user_of(people, box))
+    response = client.post(url, {"action": "box-double", "version": version})
+    assert response.status_code == 400 and "WBF 23" in response.content.decode()
+    response = client.post(url, {"action": "roll", "version": version - 1})
+    assert response.status_code == 409
+    response = client.post(url, {"action": "nonsense", "version": version})
+    assert response.status_code == 400
+    client.force_login(user_of(people, captain))
+    response = client.post(url, {"action": "roll", "version": version})
+    assert response.status_code == 302
+    page = client.get(reverse("money:table_board", args=[table.pk])).content.decode()
+    assert "<svg" in page and 'id="cubes"' in page
+
+
+def test_a_closed_game_s_board_is_shown_and_a_poll_with_the_version_is_204(client, people, doubled_table):
+    table = Table.objects.get(pk=doubled_table.pk)
+    url = reverse("money:table_board", args=[table.pk])
+    response = client.get(url + f"?since={table.version}", HTTP_X_BOARD="1")
+    assert response.status_code == 204
+    response = client.get(url + f"?since={table.version - 1}", HTTP_X_BOARD="1")
+    assert response.status_code == 200 and b'id="board-area"' in response.content
