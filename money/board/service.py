@@ -42,6 +42,7 @@ from rules.chouette import (
 from rules.dice import SecureDice, SeededDice
 from rules.errors import RulesError
 from rules.game import Game, Phase
+from rules.match import Outcome
 from rules.matchid import Resignation
 from rules.notation import resolve_play
 from rules.turn import Turn
@@ -195,9 +196,21 @@ def money_board_act(
                     )
                 )
             board = money_board(table=locked, pending=pending)
-            pending = _apply(locked, board, seat, user, action, pending=pending, source=source,
-                             destination=destination, play=play, level=level, members=members,
-                             member=member, answer=answer)
+            pending = _apply(
+                locked,
+                board,
+                seat,
+                user,
+                action,
+                pending=pending,
+                source=source,
+                destination=destination,
+                play=play,
+                level=level,
+                members=members,
+                member=member,
+                answer=answer,
+            )
             return money_board(table=locked, pending=pending), pending
     except IntegrityError as error:  # a simultaneous action took the same line of the log
         raise BoardChanged(
@@ -236,9 +249,11 @@ def _apply(
         if board.awaiting:
             raise ValidationError(_("A double waits for its answer: nobody doubles meanwhile."))
         if side == BOX:
-            if not seat.is_(board.chouette.lineup.box):
+            if not seat.is_(board.box):
                 raise PermissionDenied
-            event: Event = BoxDoubles(tuple(members) or tuple(board.live.playing if board.live else ()))
+            event: Event = BoxDoubles(
+                tuple(members) or tuple(board.live.playing if board.live else ())
+            )
         else:
             doubler = member or board.captain or ""
             if not seat.is_(doubler):
@@ -255,7 +270,7 @@ def _apply(
             _check_answer(answer)
             _event(table, user, Answer(member, answer))
         else:
-            if not seat.is_(board.chouette.lineup.box):
+            if not seat.is_(board.box):
                 raise PermissionDenied
             if action == "raccoon":
                 _event(table, user, Raccoon(member))
@@ -293,7 +308,9 @@ def _apply(
             if action == "type":
                 return _typed(turn, play)
             if turn.play is None:
-                raise ValidationError(_("The play is not complete: move the rest of the roll first."))
+                raise ValidationError(
+                    _("The play is not complete: move the rest of the roll first.")
+                )
             game.play(turn.play)
             pending = ()
         elif action == "play":
@@ -363,7 +380,7 @@ def _end(table: Table, game: Game, user: Actor) -> None:
     """The board's game is over: its result for every member still in (Galore 3.1)."""
     level = ending_level(game)
     assert game.result is not None and level is not None
-    resigned = game.offer is not None
+    resigned = game.result.outcome is Outcome.RESIGNATION
     _event(table, user, End(box_wins=game.result.winner == BOX, level=level, resigned=resigned))
 
 

@@ -112,11 +112,15 @@ class MoneyBoard:
         """Who moves for the team now: the acting captain (Galore 3.3)."""
         return self.live.acting_captain if self.live is not None else None
 
+    @property
+    def box(self) -> str | None:
+        """The box (None before the table's opening roll has set the order)."""
+        lineup = self.chouette.lineup
+        return lineup.box if lineup is not None else None
+
     def side_player(self, side: int) -> str | None:
         """The player who acts for a side of the board: the box, or the acting captain."""
-        if side == BOX:
-            return self.chouette.lineup.box
-        return self.captain
+        return self.box if side == BOX else self.captain
 
 
 def board_game(
@@ -135,7 +139,9 @@ def board_game(
         live = None
     if number is None:
         return MoneyBoard(chouette, None, None, None, live)
-    game = Game.replay([data_action(data) for data in moves], board_context(chouette.settings, number))
+    game = Game.replay(
+        [data_action(data) for data in moves], board_context(chouette.settings, number)
+    )
     turn = None
     if live is not None and game.phase is Phase.MOVE and game.dice is not None:
         turn = Turn(game.position, game.dice, tuple(pending), tuple(game.legal_plays))
@@ -153,9 +159,7 @@ def drawn_state(board: MoneyBoard, cube: MemberCube | None) -> MatchState:
     turn = state.turn
     if offered:  # drawn on the doubler's side, the answerer to act
         turn = TEAM if cube.offered_by == BOX_ID else BOX
-    return replace(
-        state, cube=cube.value, cube_owner=owner, double_offered=offered, turn=turn
-    )
+    return replace(state, cube=cube.value, cube_owner=owner, double_offered=offered, turn=turn)
 
 
 def shown_cube(board: MoneyBoard, member: str | None) -> MemberCube | None:

@@ -23,13 +23,33 @@ from club.policy import sign_in_required
 from matches.board.drawing import board_buttons, board_drawing
 from matches.board.views import board_orientation, requested_view
 from matches.forms import RESIGNED
-from rules.chouette import Answer, BoxAnswers, BoxDoubles, MemberDoubles, Raccoon, StartGame
+from rules.chouette import (
+    Answer,
+    BoxAnswers,
+    BoxDoubles,
+    CubeMode,
+    Event,
+    MemberDoubles,
+    Raccoon,
+    StartGame,
+)
 from rules.game import Phase
 
 from ..models import Table
 from .forms import MoneyBoardForm
 from .service import BoardChanged, Seat, board_waiting, money_board, money_board_act, user_seat
-from .state import BOX, BOX_ID, TEAM, MoneyBoard, Moves, drawn_state, parse_moves, shown_cube, write_moves
+from .state import (
+    BOX,
+    BOX_ID,
+    TEAM,
+    MoneyBoard,
+    Moves,
+    drawn_state,
+    ending_level,
+    parse_moves,
+    shown_cube,
+    write_moves,
+)
 
 CUBE_ACTS = frozenset({"double", "take", "drop"})  # the game's own cube: the chouette's here
 
@@ -101,7 +121,7 @@ def _sides(seat: Seat, board: MoneyBoard) -> frozenset[int]:
         return frozenset({BOX, TEAM})
     if seat.player is None:
         return frozenset()
-    if seat.player == board.chouette.lineup.box:
+    if seat.player == board.box:
         return frozenset({BOX})
     if board.live is not None and seat.player in board.live.cubes:
         return frozenset({TEAM})
@@ -119,7 +139,7 @@ def _context(
     names = _names(table)
     game, live = board.game, board.live
     allowed = board.chouette.allowed() if live is not None else ()
-    box = board.chouette.lineup.box
+    box = board.box or ""
     view = requested_view(request)
     context: dict[str, Any] = {
         "table": table,
@@ -157,7 +177,10 @@ def _context(
     member_doubles = [
         (e.member, names.get(e.member, e.member))
         for e in allowed
-        if isinstance(e, MemberDoubles) and on_roll_free and game.turn == TEAM and seat.is_(e.member)
+        if isinstance(e, MemberDoubles)
+        and on_roll_free
+        and game.turn == TEAM
+        and seat.is_(e.member)
     ]
     context.update(
         view_choices=_view_choices(view, sides, players),
@@ -174,10 +197,11 @@ def _context(
             orientation=board_orientation(view, sides),
         ),
         buttons=buttons,
+        chosen=chosen,
         pending=" ".join(str(step) for step in board.turn.steps) if board.turn else "",
         cubes=_cube_rows(board, names, seat),
         box_doubles=[(m, names.get(m, m)) for m in box_doubles],
-        single_cube=board.chouette.settings.cubes.value == "single",
+        single_cube=board.chouette.settings.cubes is CubeMode.SINGLE,
         double_value=(cube.value * 2) if cube is not None else 2,
         member_doubles=member_doubles,
         answers=_answering(allowed, names, board, seat, Answer),
@@ -193,12 +217,17 @@ def _context(
 
 
 def _answering(
-    allowed: tuple[Any, ...], names: dict[str, str], board: MoneyBoard, seat: Seat, kind: type
+    allowed: tuple[Event, ...],
+    names: dict[str, str],
+    board: MoneyBoard,
+    seat: Seat,
+    kind: type[Answer] | type[BoxAnswers],
 ) -> list[Answering]:
     """The cubes this user must answer now: their own (Answer), or the box's (BoxAnswers)."""
     found: dict[str, list[str]] = {}
     for event in allowed:
-        if isinstance(event, kind) and (kind is BoxAnswers or seat.is_(event.member)):
+        mine = isinstance(event, BoxAnswers) or seat.is_(getattr(event, "member", None))
+        if isinstance(event, (Answer, BoxAnswers)) and isinstance(event, kind) and mine:
             found.setdefault(event.member, []).append(event.answer)
     cubes = board.live.cubes if board.live is not None else {}
     return [
@@ -230,8 +259,6 @@ def _cube_rows(board: MoneyBoard, names: dict[str, str], seat: Seat) -> list[Cub
 
 
 def _level_name(board: MoneyBoard) -> str:
-    from .state import ending_level
-
     level = ending_level(board.game) if board.game is not None else None
     if level is None:
         return ""
@@ -299,9 +326,12 @@ def table_board_act(request: HttpRequest, pk: int) -> HttpResponse:
         error, status = " ".join(str(m) for e in form.errors.values() for m in e), 400
     else:
         try:
-            _, pending = money_board_act(
-                user=request.user, table=table, pending=_pending(request, table), **form.action_kwargs()
-            )
+            pending = money_board_act(
+                user=request.user,
+                table=table,
+                pending=_pending(request, table),
+                **form.action_kwargs(),
+            )[1]
             table.refresh_from_db()
             _keep_pending(request, table, pending)
         except PermissionDenied:

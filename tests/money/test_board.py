@@ -28,7 +28,9 @@ def people(django_user_model):
 
     found = {}
     for name in NAMES:
-        user = django_user_model.objects.create_user(name.split()[0].lower(), password="pw-12345678")
+        user = django_user_model.objects.create_user(
+            name.split()[0].lower(), password="pw-12345678"
+        )
         player = player_create(name=name, club="Circolo", country="Italia", user=SYSTEM)
         player.user = user
         player.save(update_fields=["user"])
@@ -121,18 +123,30 @@ def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(people)
             break
         option = turn.options[0]
         board, pending = money_board_act(
-            user=mover, table=fresh, version=fresh.version, action="move", pending=pending,
-            source=option.source, destination=option.destination,
+            user=mover,
+            table=fresh,
+            version=fresh.version,
+            action="move",
+            pending=pending,
+            source=option.source,
+            destination=option.destination,
         )
         assert Table.objects.get(pk=table.pk).version == fresh.version  # a move writes nothing
-    money_board_act(user=mover, table=fresh, version=fresh.version, action="confirm", pending=pending)
+    money_board_act(
+        user=mover, table=fresh, version=fresh.version, action="confirm", pending=pending
+    )
     assert TableMove.objects.filter(table=table, data__act="play").count() == 1
     board = play_until(table, people, lambda b: False)
     assert board.game.over and board.live is None
     last = TableEvent.objects.filter(table=table).order_by("-seq").first().data
     assert last["kind"] == "end" and last["box_wins"] == (board.game.result.winner == BOX)
-    assert last["level"] == {1: "single", 2: "gammon", 3: "backgammon"}[board.game.result.outcome.multiplier]
-    totals = {str(row.player.pk): row.points for row in table_totals(Table.objects.get(pk=table.pk))}
+    assert (
+        last["level"]
+        == {1: "single", 2: "gammon", 3: "backgammon"}[board.game.result.outcome.multiplier]
+    )
+    totals = {
+        str(row.player.pk): row.points for row in table_totals(Table.objects.get(pk=table.pk))
+    }
     assert sum(totals.values()) == 0
     winner = box if board.game.result.winner == BOX else captain
     assert totals[winner] == board.game.result.outcome.multiplier
@@ -181,7 +195,9 @@ def doubled_table(people):
     table = make_table(people, 3, "chouette")
     act(table, user_of(people, ids(people)[1]), "start")
     play_until(
-        table, people, lambda b: b.game.phase is Phase.ROLL and b.game.turn == TEAM and b.game.turns[BOX] > 0
+        table,
+        people,
+        lambda b: b.game.phase is Phase.ROLL and b.game.turn == TEAM and b.game.turns[BOX] > 0,
     )
     return table
 
@@ -199,7 +215,9 @@ def test_refusals_a_member_moving_an_out_of_turn_double_a_stale_version(people, 
     stale = Table.objects.get(pk=table.pk)
     act(table, user_of(people, captain), "roll")
     with pytest.raises(BoardChanged):
-        money_board_act(user=user_of(people, captain), table=stale, version=stale.version, action="roll")
+        money_board_act(
+            user=user_of(people, captain), table=stale, version=stale.version, action="roll"
+        )
 
 
 def test_refusals_through_the_page_are_answers_never_a_500(client, people, doubled_table):
@@ -224,7 +242,9 @@ def test_refusals_through_the_page_are_answers_never_a_500(client, people, doubl
     assert "<svg" in page and 'id="cubes"' in page
 
 
-def test_a_closed_game_s_board_is_shown_and_a_poll_with_the_version_is_204(client, people, doubled_table):
+def test_a_closed_game_s_board_is_shown_and_a_poll_with_the_version_is_204(
+    client, people, doubled_table
+):
     table = Table.objects.get(pk=doubled_table.pk)
     url = reverse("money:table_board", args=[table.pk])
     response = client.get(url + f"?since={table.version}", HTTP_X_BOARD="1")
