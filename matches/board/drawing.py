@@ -383,7 +383,9 @@ def board_drawing(
         shapes.append(_text(start, y, label, 12, "#fff", "pips", turned, anchor="start"))
     length = state.match_length
     if length:  # money play (a money table's board) has no match score
-        shapes.append(_text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score"))
+        shapes.append(
+            _text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score")
+        )
         shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
     targets: tuple[Target, ...] = ()
     if clickable and turn is not None:
