@@ -93,6 +93,7 @@ def test_captain_moves_on_a_phone_a_member_answers_in_italian_the_box_sees_both_
     assert member_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     click(member_page, member_page.get_by_role("button", name="Accetta"))
     assert member_page.get_by_role("button", name="Accetta").count() == 0
+    captain_page.reload()  # the board it drew before the services played on is out of date
     click(captain_page, captain_page.get_by_role("button", name="Take", exact=True))
 
     # the box's page, refreshed by its poll, shows both cubes at 2, taken by the members
