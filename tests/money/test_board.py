@@ -42,7 +42,7 @@ def ids(people):
     return list(people)
 
 
-def make_table(people, count, kind):
+def make_table(people, count, kind, settings=None):
     """A table of ``count`` players in NAMES' order: the first the box, the second captain."""
     chosen = ids(people)[:count]
     first_player, first_user = people[chosen[0]]
@@ -51,7 +51,7 @@ def make_table(people, count, kind):
         user=first_user,
         kind=kind,
         name="Chouette" if kind == "chouette" else "Money",
-        settings=ChouetteSettings(),
+        settings=settings or ChouetteSettings(),
         players=players if kind == "money" else [first_player],
     )
     if kind == "chouette":
@@ -251,3 +251,58 @@ def test_a_closed_game_s_board_is_shown_and_a_poll_with_the_version_is_204(
     assert response.status_code == 204
     response = client.get(url + f"?since={table.version - 1}", HTTP_X_BOARD="1")
     assert response.status_code == 200 and b'id="board-area"' in response.content
+
+
+def test_the_captain_doubles_the_box_takes_and_a_resignation_accepted_ends_the_game(
+    people, doubled_table
+):
+    """Galore 3.3: with one cube the acting captain doubles for the team and the box answers;
+    a resignation (common practice, valued as WBF 25) offered by the team and accepted by
+    the box is the game's End, resigned, at the level given up times each member's cube."""
+    table = doubled_table
+    box, captain, member = ids(people)[:3]
+    act(table, user_of(people, captain), "double")
+    with pytest.raises(PermissionDenied):  # the box answers for itself
+        act(table, user_of(people, member), "box-answer", member=captain, answer="take")
+    board = board_now(table)
+    assert board.awaiting == ("box",)
+    with pytest.raises(ValidationError):  # nobody rolls while the cube waits
+        act(table, user_of(people, captain), "roll")
+    act(table, user_of(people, box), "box-answer", member=captain, answer="take")
+    board = board_now(table)
+    assert {cube.value for cube in board.live.cubes.values()} == {2}
+    assert board.live.cubes[captain].owner == "box"
+    act(table, user_of(people, captain), "resign", level=2)
+    with pytest.raises(PermissionDenied):  # the team's resignation is the box's to accept
+        act(table, user_of(people, member), "accept")
+    act(table, user_of(people, box), "accept")
+    last = TableEvent.objects.filter(table=table).order_by("-seq").first().data
+    assert last == {"kind": "end", "box_wins": True, "level": "gammon", "resigned": True}
+    totals = table_chouette(Table.objects.get(pk=table.pk)).totals()
+    assert totals == {box: 8, captain: -4, member: -4}
+
+
+def test_equal_opening_dice_double_every_cube_when_the_table_allows_it(people, monkeypatch):
+    """Galore 2.8: equal opening dice raise every cube, owned by nobody, as many times as the
+    table agreed (here once); then the opening is rolled again (WBF 12)."""
+    from dataclasses import replace
+
+    from money.board import service
+    from rules.match import MoneyRules
+
+    rolls = iter([(3, 3), (4, 4), (5, 2)])
+    monkeypatch.setattr(service, "_server_dice", lambda *args: next(rolls))
+    settings = replace(ChouetteSettings(), money=MoneyRules(automatic_doubles=1))
+    table = make_table(people, 3, "chouette", settings)
+    box, captain = ids(people)[:2]
+    act(table, user_of(people, captain), "start")
+    act(table, user_of(people, box), "opening")
+    board = board_now(table)
+    assert board.game.phase is Phase.OPENING
+    assert {(c.value, c.owner) for c in board.live.cubes.values()} == {(2, None)}
+    act(table, user_of(people, captain), "opening")  # 4-4: no second automatic double
+    assert {c.value for c in board_now(table).live.cubes.values()} == {2}
+    board = act(table, user_of(people, box), "opening")
+    assert board.game.phase is Phase.MOVE and board.game.turn == BOX  # the box rolled the 5
+    kinds = list(TableEvent.objects.filter(table=table).values_list("data__kind", flat=True))
+    assert kinds.count("automatic-double") == 1
