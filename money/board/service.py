@@ -22,6 +22,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from club.actors import Actor
@@ -47,7 +48,7 @@ from rules.matchid import Resignation
 from rules.notation import resolve_play
 from rules.turn import Turn
 
-from ..models import Table, TableMove
+from ..models import Table, TableEvent, TableMove
 from ..queries import table_chouette
 from ..services import table_act
 from .state import BOX, BOX_ID, TEAM, MoneyBoard, Moves, action_data, board_game, ending_level
@@ -114,17 +115,35 @@ def money_board(*, table: Table, pending: Moves = ()) -> MoneyBoard:
     not yet confirmed; dropped if they no longer fit the roll)."""
     chouette = table_chouette(table)
     number = board_number(chouette)
-    moves = []
-    if number is not None:
-        moves = list(
-            TableMove.objects.filter(table=table, game=number)
-            .order_by("seq")
-            .values_list("data", flat=True)
-        )
+    moves = _moves(table, number) if number is not None else []
+    if chouette.game is None and not moves:
+        number = None  # the last game was recorded by taps, or undone: nothing to show
     try:
         return board_game(chouette, moves, number=number, pending=pending)
     except RulesError:  # pending moves from a roll since played: the board without them
         return board_game(chouette, moves, number=number)
+
+
+def _moves(table: Table, number: int) -> list[dict[str, object]]:
+    """The moves of the table's latest game start, if it is game ``number``.
+
+    A game undone (UndoGame) and begun again has the same number; its first attempt's moves
+    stay in the table's record, and only those made since the latest StartGame are this
+    game's (the table's row lock orders every write, so their times do too).
+    """
+    started = (
+        TableEvent.objects.filter(table=table, data__kind=StartGame.kind)
+        .order_by("-seq")
+        .values_list("created", flat=True)
+        .first()
+    )
+    if started is None:
+        return []
+    return list(
+        TableMove.objects.filter(table=table, game=number, created__gte=started)
+        .order_by("seq")
+        .values_list("data", flat=True)
+    )
 
 
 def board_waiting(board: MoneyBoard, names: dict[str, str]) -> str:
@@ -358,9 +377,11 @@ def _event(table: Table, user: Actor, event: Event) -> None:
 def _save(table: Table, number: int, game: Game, logged: int, user: Actor) -> None:
     """The game's new log entries as TableMove rows, and the table's version bumped."""
     author = user if isinstance(user, User) else None
+    # numbered after every move of this game number, an undone attempt's among them
+    last = TableMove.objects.filter(table=table, game=number).aggregate(last=Max("seq"))["last"]
     TableMove.objects.bulk_create(
         TableMove(table=table, game=number, seq=seq, data=action_data(action), author=author)
-        for seq, action in enumerate(game.log[logged:], start=logged + 1)
+        for seq, action in enumerate(game.log[logged:], start=(last or 0) + 1)
     )
     table.version += 1
     table.save(update_fields=["version"])

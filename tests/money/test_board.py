@@ -306,3 +306,22 @@ def test_equal_opening_dice_double_every_cube_when_the_table_allows_it(people, m
     assert board.game.phase is Phase.MOVE and board.game.turn == BOX  # the box rolled the 5
     kinds = list(TableEvent.objects.filter(table=table).values_list("data__kind", flat=True))
     assert kinds.count("automatic-double") == 1
+
+
+def test_a_game_undone_and_begun_again_starts_from_the_opening(people, doubled_table):
+    """An undo drops the game whole (the table's log keeps a line for it): the board's next
+    attempt at the same game number starts from the opening roll, and the first attempt's
+    moves stay on record."""
+    from rules.chouette import UndoGame
+
+    table = doubled_table
+    box, captain = ids(people)[:2]
+    before = TableMove.objects.filter(table=table).count()
+    table_act(user=user_of(people, box), table=Table.objects.get(pk=table.pk), event=UndoGame())
+    assert board_now(table).game is None
+    act(table, user_of(people, captain), "start")
+    board = board_now(table)
+    assert board.number == 1 and board.game.phase is Phase.OPENING and not board.game.log
+    act(table, user_of(people, box), "opening")
+    assert TableMove.objects.filter(table=table).count() > before
+    assert board_now(table).game.log[0].act.value == "opening roll"
