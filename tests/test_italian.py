@@ -55,8 +55,9 @@ SHARED_WORDS = {
     "log",
     "nackgammon",
     "off",
+    "otter",
     "pip",
-    "raccoon",  # Galore 5.4 keeps the English name ("raccoon" (procione))
+    "raccoon",
     "rating",
     "wbf",
     "xgid",
