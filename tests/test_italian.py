@@ -51,6 +51,7 @@ SHARED_WORDS = {
     "fibs",
     "file",
     "galore",
+    "jacoby",  # a name: Galore 2.8 "La regola di Jacoby"
     "gammon",
     "log",
     "nackgammon",
