@@ -3,15 +3,13 @@ engine, the engine's refusals in the visitor's words. For this package only."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from club.actors import Actor
 from club.audit import audit_for_subject, audit_sentence
-from rules.chouette.events import Event
+from rules.chouette.events import Event, Opening
 
 from ..log import event_players
 from ..models import Table, TableEvent
@@ -63,6 +61,17 @@ def refuse_unseated(table: Table, event: Event) -> None:
         )
 
 
+def refuse_partial_opening(table: Table, opening: Opening) -> None:
+    """Everyone seated rolls for the order (Galore 3.1): a player who sits out rests after."""
+    seated = {str(pk): name for pk, name in table.seats.values_list("player_id", "player__name")}
+    missing = sorted(name for pk, name in seated.items() if pk not in event_players(opening))
+    if missing:
+        raise ValidationError(
+            _("Everyone seated rolls for the order (Galore 3.1): %(players)s did not.")
+            % {"players": ", ".join(missing)}
+        )
+
+
 def append(table: Table, event: Event, user: Actor) -> TableEvent:
     """The event as the next line of the log."""
     last = table.events.order_by("-seq").values_list("seq", flat=True).first() or 0
@@ -74,12 +83,3 @@ def append(table: Table, event: Event, user: Actor) -> TableEvent:
 def author(user: Actor) -> User | None:
     """The account acting, or None for the site itself."""
     return user if isinstance(user, User) else None
-
-
-def player_names(table: Table) -> dict[str, str]:
-    """Each seated player's name by the engine's id (``str(player.pk)``)."""
-    return {str(seat.player_id): seat.player.name for seat in table.seats.select_related("player")}
-
-
-def named(ids: Sequence[str], names: dict[str, str]) -> list[str]:
-    return [names.get(player, player) for player in ids]

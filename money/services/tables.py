@@ -36,9 +36,16 @@ from rules.chouette import events as ev
 from rules.chouette.events import Event
 
 from ..audit import table_audit_record
+from ..log import applied, events_of, player_names, replayed
 from ..models import CODE_ALPHABET, CODE_LENGTH, Seat, Table, TableEvent, TableKind
-from ..log import applied, events_of, replayed
-from ._log import append, bump, locked, named, player_names, refuse_closed, refuse_unseated
+from ._log import (
+    append,
+    bump,
+    locked,
+    refuse_closed,
+    refuse_partial_opening,
+    refuse_unseated,
+)
 
 MAX_NAME = 80
 MAX_STAKE_CENTS = 1_000_000  # 10,000 a point: anything above is a typing slip
@@ -144,7 +151,7 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
         log = events_of(row)
         if any(isinstance(event, ev.Opening) for event in log):
             join = ev.Join(player=str(player.pk))
-            applied(replayed(row, log), join)
+            applied(row, replayed(row, log), join)
             append(row, join, user)
         bump(row)
         table_audit_record(
@@ -165,8 +172,10 @@ def table_act(*, user: Actor, table: Table, event: Event, version: int | None = 
         require(can_record_at(user, row))
         refuse_closed(row)
         refuse_unseated(row, event)
+        if isinstance(event, ev.Opening):
+            refuse_partial_opening(row, event)
         before = replayed(row, events_of(row))
-        after = applied(before, event)
+        after = applied(row, before, event)
         line = append(row, event, user)
         bump(row)
         _audit_event(row, user, event, before, after, line)
@@ -191,6 +200,7 @@ def table_correct(*, user: Actor, table: Table, seq: int, event: Event) -> Table
         old = log[seq - 1]
         log[seq - 1] = event
         replayed(row, log)
+        names = player_names(row)
         previous = dict(line.data)
         line.data = event.to_dict()
         line.save(update_fields=["data"])
@@ -200,8 +210,8 @@ def table_correct(*, user: Actor, table: Table, seq: int, event: Event) -> Table
             user,
             "table.corrected",
             params={"seq": seq},
-            before={"data": previous, "said": describe(old).as_dict()},
-            after={"data": line.data, "said": describe(event).as_dict()},
+            before={"data": previous, "said": describe(old, names).as_dict()},
+            after={"data": line.data, "said": describe(event, names).as_dict()},
         )
     table.version = row.version
     return row
@@ -266,28 +276,32 @@ def _audit_event(
     """The events that change the order or the money are audited, each with its own code;
     the cube's to and fro within a game is in the log alone."""
     names = player_names(table)
+
+    def name(player: str | None) -> str:
+        return names.get(player, player) if player else ""
+
+    # the game an event belongs to: the one being played, else the last one finished
+    playing = before.game or after.game
+    number = playing.number if playing is not None else len(before.games)
     params: dict[str, Any] = {"seq": line.seq}
-    if isinstance(event, ev.Opening):
+    if isinstance(event, ev.Opening) and after.lineup is not None:
         code = "table.order"
-        params |= {
-            "box": names.get(after.lineup.box, after.lineup.box),
-            "captain": names.get(after.lineup.captain or "", after.lineup.captain or ""),
-        }
+        params |= {"box": name(after.lineup.box), "captain": name(after.lineup.captain)}
     elif isinstance(event, ev.Join | ev.Leave | ev.Rest | ev.Back):
         code = "table.lineup"
         change = {ev.Join: "join", ev.Leave: "leave", ev.Rest: "rest", ev.Back: "back"}
-        params |= {"player": names.get(event.player, event.player), "change": change[type(event)]}
+        params |= {"player": name(event.player), "change": change[type(event)]}
     elif isinstance(event, ev.Partner):
         code = "table.partner"
-        params |= {"partner": names.get(event.player, event.player) if event.player else ""}
+        params |= {"partner": name(event.player)}
     elif isinstance(event, ev.StartGame):
         code = "table.game_started"
-        params |= {"number": after.game.number if after.game is not None else len(after.games)}
-    elif isinstance(event, ev.End):
+        params |= {"number": number}
+    elif isinstance(event, ev.End) and before.game is not None:
         code = "table.game_ended"
         params |= {
-            "number": before.game.number if before.game is not None else len(before.games),
-            "box": names.get(before.lineup.box, before.lineup.box),
+            "number": number,
+            "box": name(before.game.box),
             "box_wins": event.box_wins,
             "result": "resignation" if event.resigned else event.level.name.lower(),
             "resigned": int(event.level) if event.resigned else None,
@@ -295,13 +309,12 @@ def _audit_event(
     elif isinstance(event, ev.Deal):
         code = "table.deal"
         params |= {
-            "number": before.game.number if before.game is not None else len(before.games),
-            "members": named(event.members, names),
+            "number": number,
+            "members": [name(member) for member in event.members],
             "points": event.points,
         }
     elif isinstance(event, ev.UndoGame):
         code = "table.game_undone"
-        number = before.game.number if before.game is not None else before.games[-1].number
         params |= {"number": number}
     else:
         return
