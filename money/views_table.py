@@ -39,7 +39,7 @@ from club.policy import (
 from club.words import say
 from matches.forms import VersionForm
 from rules.chouette import events as ev
-from rules.chouette.session import Chouette
+from rules.chouette import Chouette, describe
 from rules.chouette.settings import CubeMode
 from rules.messages import Message
 
@@ -85,6 +85,7 @@ def role_labels() -> dict[str, str]:
         "captain": _("Captain"),
         "team": _("Team"),
         "resting": _("Resting"),
+        "waiting": _("Seated"),
     }
 
 
@@ -114,8 +115,8 @@ class CubeRow:
     name: str
     value: int
     where: str  # in the centre, the box's, the member's
-    offered: str  # who offered it and is waiting: "", "box", "member"
-    waiting: bool  # this member (or the box, on their cube) must answer now
+    offer: str  # "" or what waits: "the box doubles to 4", "Anna doubles to 4"
+    waiting: bool  # an offer on this cube waits for its answer
     mine: bool
 
 
@@ -193,8 +194,6 @@ def button_label(event: ev.Event, chouette: Chouette, names: Names) -> str:
 
 
 def ev_describe(event: ev.Event) -> Message:
-    from rules.chouette.session import describe
-
     return describe(event)
 
 
@@ -266,14 +265,26 @@ def cube_rows(chouette: Chouette, names: Names, me: str | None) -> list[CubeRow]
         cube = game.cubes.get(member)
         if cube is None:
             continue
+        name = names.of(member)
+        offer = ""
+        if cube.offered_by == "box":
+            offer = _("the box doubles to %(cube)s: %(name)s answers") % {
+                "cube": cube.value * 2,
+                "name": name,
+            }
+        elif cube.offered_by is not None:
+            offer = _("%(name)s doubles to %(cube)s: the box answers") % {
+                "cube": cube.value * 2,
+                "name": name,
+            }
         rows.append(
             CubeRow(
                 member=member,
-                name=names.of(member),
+                name=name,
                 value=cube.value,
                 where=where.get(cube.owner, str(cube.owner)),
-                offered=cube.offered_by or "",
-                waiting=member in game.awaiting,
+                offer=offer,
+                waiting=cube.offered_by is not None,
                 mine=member == me,
             )
         )
@@ -324,7 +335,7 @@ def table_context(
         "me": me,
         "may_record": may_record,
         "may_correct": can_correct_table(request.user, table),
-        "may_seat": open_ and _may_seat(request.user, table),
+        "may_seat": may_record,  # a guest without a phone, brought by anyone at the table
         "join_url": request.build_absolute_uri(reverse("money:join") + f"?code={table.code}"),
         "refresh_seconds": refresh_seconds(),
         "page_path": reverse("money:table", args=[table.pk]),
@@ -338,7 +349,7 @@ def table_context(
             context["box_form"] = forms.get("box_form") or BoxDoublesForm(
                 members=[(m, names.of(m)) for m in box_may_double], initial=version
             )
-        if chouette.lineup is None or not lineup_rows:
+        if not lineup_rows or lineup_rows[0].role == "waiting":
             players = [seat.player for seat in seats]
             if len(players) >= 2:
                 context["opening_form"] = forms.get("opening_form") or OpeningForm(
@@ -368,12 +379,6 @@ def table_context(
     )
     context["stakes"] = [(seat.player, euros(seat.stake_cents)) for seat in seats]
     return context
-
-
-def _may_seat(user: Any, table: Table) -> bool:
-    """A seated player records at the table; seating someone else (a player without a
-    phone) is the creator's or a director's."""
-    return table.created_by_id == getattr(user, "pk", None) or can_correct_table(user, table)
 
 
 def _content_asked(request: HttpRequest) -> bool:
@@ -528,7 +533,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 def seat(request: HttpRequest, pk: int) -> HttpResponse:
     """A player seated by the creator or a director: they join at the bottom."""
     found = _table(pk)
-    require(can_record_at(request.user, found) and _may_seat(request.user, found))
+    require(can_record_at(request.user, found))
     form = SeatForm(request.POST, seated=list(found.seats.values_list("player_id", flat=True)))
     if form.is_valid():
         player = form.cleaned_data["player"]
@@ -573,6 +578,8 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     found = _table(pk)
     require(can_record_at(request.user, found))
     form = VersionForm(request.POST)
+    if form.is_valid() and form.cleaned_data["version"] != found.version:
+        form.add_error(None, _("The table changed meanwhile: look at it again, then close it."))
     if form.is_valid():
         try:
             table_close(user=request.user, table=found)
