@@ -347,6 +347,66 @@ def directors_nameable(user: Actor) -> Any:
     return accounts.filter(groups__name=settings.DIRECTORS_GROUP).distinct()
 
 
+# --- money sessions and chouettes (the money app's tables) -------------------------------
+# A table is no tournament's: its players run it themselves, and the Directors group (and
+# staff) may step in. This app sits below money, so a table is ``Any`` here: its ``seats``,
+# ``created_by_id`` and ``events`` are all the policy reads.
+
+
+def can_start_table(user: Actor) -> bool:
+    """May start a money session or a chouette: a player signed in (a friendly game needs
+    no director), or a director."""
+    return user is SYSTEM or own_player(user) is not None or in_directors_group(user)
+
+
+def seated(user: Actor, table: Any) -> bool:
+    """The account is linked to a player seated at this table."""
+    return _person(user) and table.seats.filter(player__user_id=user.pk).exists()
+
+
+def can_record_at(user: Actor, table: Any) -> bool:
+    """May record the table's games (doubles, answers, deals, results, undo of the last
+    game): a player seated at it, whoever started it, or a director."""
+    if user is SYSTEM or in_directors_group(user):
+        return True
+    if not _person(user):
+        return False
+    return table.created_by_id == user.pk or seated(user, table)
+
+
+def can_join_table(user: Actor, table: Any, player: Player) -> bool:
+    """May seat this player at the table: the player themself (their account, with the
+    table's code), or someone who records at the table bringing a guest."""
+    if _person(user) and player.user_id is not None and player.user_id == user.pk:
+        return True
+    return can_record_at(user, table)
+
+
+def can_correct_table(user: Actor, table: Any) -> bool:
+    """May replace an event of the table's log (audited, before and after): a director
+    (the Directors group, or staff), never the players themselves."""
+    return user is SYSTEM or in_directors_group(user)
+
+
+def can_set_stake(user: Actor, table: Any, player: Player) -> bool:
+    """May set a player's stake a point: the player themself before the table's first game
+    (club practice: a stake is agreed before play, never changed after a loss), or a
+    director at any time."""
+    if can_correct_table(user, table):
+        return True
+    if not _person(user) or player.user_id is None or player.user_id != user.pk:
+        return False
+    return not table_games_started(table)
+
+
+GAME_START_KIND = "start-game"  # rules.chouette.events.StartGame.kind
+
+
+def table_games_started(table: Any) -> bool:
+    """A game has begun at the table (its log holds a game's start)."""
+    return bool(table.events.filter(data__kind=GAME_START_KIND).exists())
+
+
 # --- refusals, for views and services ---------------------------------------------------
 
 

@@ -138,6 +138,7 @@ INSTALLED_APPS = [
     # the site's own apps, from the bottom up: each imports only those above it in this list
     "club",
     "matches",
+    "money",  # money sessions and chouettes: tournaments shows a player's tables
     "tournaments",
     "api",  # the read-only JSON API, above them all
     "ninja",  # django-ninja's templates and its vendored Swagger UI (no CDN)

@@ -42,7 +42,9 @@ SHARED_WORDS = {
     "backgammon",
     "bar",
     "beaver",
+    "box",  # the chouette's box (Galore 3.1): the Italian says box too
     "buchholz",
+    "chouette",
     "crawford",
     "fibs",
     "file",
@@ -538,6 +540,91 @@ AUDIT_SAMPLES = [
         {"text": "Il turno 3 comincia alle 16:30", "minutes": 30},
     ),
     ("announcement.withdrawn", {"text": "Il turno 3 comincia alle 16:30"}, None, None),
+    # money sessions and chouettes (money/audit.py)
+    ("table.started", {"table": "Venerdì sera", "kind": "chouette"}, None, {"players": []}),
+    ("table.started", {"table": "Sfida", "kind": "money"}, None, {"players": ["Anna Rossi"]}),
+    ("table.joined", {"table": "Venerdì sera", "player": "Anna Rossi", "stake": 150}, None, None),
+    (
+        "table.order",
+        {"table": "Venerdì sera", "seq": 1, "box": "Anna Rossi", "captain": "Bruno Bianchi"},
+        None,
+        None,
+    ),
+    (
+        "table.order",
+        {"table": "Venerdì sera", "seq": 1, "box": "Anna Rossi", "captain": ""},
+        None,
+        None,
+    ),
+    *[
+        (
+            "table.lineup",
+            {"table": "Venerdì sera", "seq": 9, "player": "Carla Verdi", "change": change},
+            None,
+            None,
+        )
+        for change in ("join", "leave", "rest", "back")
+    ],
+    ("table.partner", {"table": "Venerdì sera", "seq": 4, "partner": "Carla Verdi"}, None, None),
+    ("table.partner", {"table": "Venerdì sera", "seq": 4, "partner": ""}, None, None),
+    ("table.game_started", {"table": "Venerdì sera", "seq": 2, "number": 1}, None, None),
+    (
+        "table.game_ended",
+        {
+            "table": "Venerdì sera",
+            "seq": 5,
+            "number": 1,
+            "box": "Anna Rossi",
+            "box_wins": True,
+            "result": "gammon",
+            "resigned": None,
+        },
+        None,
+        None,
+    ),
+    (
+        "table.game_ended",
+        {
+            "table": "Venerdì sera",
+            "seq": 5,
+            "number": 2,
+            "box": "Anna Rossi",
+            "box_wins": False,
+            "result": "resignation",
+            "resigned": 2,
+        },
+        None,
+        None,
+    ),
+    *[
+        (
+            "table.deal",
+            {
+                "table": "Venerdì sera",
+                "seq": 7,
+                "number": 2,
+                "members": ["Bruno Bianchi", "Carla Verdi"],
+                "points": points,
+            },
+            None,
+            None,
+        )
+        for points in (1, 2, -1, -4)
+    ],
+    ("table.game_undone", {"table": "Venerdì sera", "seq": 8, "number": 2}, None, None),
+    (
+        "table.corrected",
+        {"table": "Venerdì sera", "seq": 3},
+        {"data": {"kind": "x"}, "said": {"key": "points", "params": {"count": 2}}},
+        {"data": {"kind": "x"}, "said": {"key": "points", "params": {"count": 4}}},
+    ),
+    (
+        "table.stake",
+        {"table": "Venerdì sera", "player": "Anna Rossi"},
+        {"stake": 100},
+        {"stake": 250},
+    ),
+    ("table.closed", {"table": "Venerdì sera"}, None, None),
 ]
 
 
