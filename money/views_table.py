@@ -27,6 +27,9 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rules.chouette import Chouette, describe
+from rules.chouette import events as ev
+from rules.chouette.settings import CubeMode
 
 from club.policy import (
     can_correct_table,
@@ -38,15 +41,11 @@ from club.policy import (
 )
 from club.words import say
 from matches.forms import VersionForm
-from rules.chouette import events as ev
-from rules.chouette import Chouette, describe
-from rules.chouette.settings import CubeMode
 from rules.messages import Message
 
 from .forms import (
     ActForm,
     BoxDoublesForm,
-    CorrectForm,
     DealForm,
     EndForm,
     OpeningForm,
@@ -291,9 +290,7 @@ def cube_rows(chouette: Chouette, names: Names, me: str | None) -> list[CubeRow]
     return rows
 
 
-def table_context(
-    request: HttpRequest, table: Table, **forms: Any
-) -> dict[str, Any]:
+def table_context(request: HttpRequest, table: Table, **forms: Any) -> dict[str, Any]:
     """Everything the table's page and its region show."""
     seats = list(table.seats.select_related("player").order_by("joined", "pk"))
     names = Names({str(seat.player_id): seat.player.name for seat in seats})
@@ -313,23 +310,37 @@ def table_context(
         "is_chouette": table.kind == TableKind.CHOUETTE,
         "seats": seats,
         "lineup": [
-            {"role": row.role, "label": labels.get(row.role, row.role), "player": row.player,
-             "mine": str(row.player.pk) == me}
+            {
+                "role": row.role,
+                "label": labels.get(row.role, row.role),
+                "player": row.player,
+                "mine": str(row.player.pk) == me,
+            }
             for row in lineup_rows
         ],
         "game": game,
         "awaiting": [
-            _("the box") if who == "box" else names.of(who) for who in (game.awaiting if game else ())
+            _("the box") if who == "box" else names.of(who)
+            for who in (game.awaiting if game else ())
         ],
         "cubes": cube_rows(chouette, names, me),
         "totals": [
-            {"player": row.player, "points": row.points, "money": euros(row.cents),
-             "mine": str(row.player.pk) == me}
+            {
+                "player": row.player,
+                "points": row.points,
+                "money": euros(row.cents),
+                "mine": str(row.player.pk) == me,
+            }
             for row in table_totals(table)
         ],
         "log": [
-            {"seq": row.seq, "game": row.game, "text": said(row.message, names),
-             "author": row.author_name, "created": row.created}
+            {
+                "seq": row.seq,
+                "game": row.game,
+                "text": said(row.message, names),
+                "author": row.author_name,
+                "created": row.created,
+            }
             for row in table_log(table)
         ],
         "me": me,
@@ -449,7 +460,9 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+            names = Names(
+                {str(s.player_id): s.player.name for s in found.seats.select_related("player")}
+            )
             return _done(request, found, said(ev_describe(event), names))
     return _page(request, found, 400, act_form=form)
 
@@ -467,7 +480,9 @@ def _formed(
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+            names = Names(
+                {str(s.player_id): s.player.name for s in found.seats.select_related("player")}
+            )
             return _done(request, found, said(ev_describe(event), names))
     return _page(request, found, 400, **{slot: form})
 
@@ -478,7 +493,9 @@ def opening(request: HttpRequest, pk: int) -> HttpResponse:
     """The opening roll: the order of the chouette (Galore 3.1)."""
     found = _table(pk)
     require(can_record_at(request.user, found))
-    players = [seat.player for seat in found.seats.select_related("player").order_by("joined", "pk")]
+    players = [
+        seat.player for seat in found.seats.select_related("player").order_by("joined", "pk")
+    ]
     form = OpeningForm(request.POST, players=players)
     return _formed(request, found, "opening_form", form, lambda f: f.event())
 
@@ -539,7 +556,10 @@ def seat(request: HttpRequest, pk: int) -> HttpResponse:
         player = form.cleaned_data["player"]
         try:
             table_join(
-                user=request.user, table=found, player=player, stake_cents=form.cleaned_data["stake"]
+                user=request.user,
+                table=found,
+                player=player,
+                stake_cents=form.cleaned_data["stake"],
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -560,7 +580,10 @@ def stake(request: HttpRequest, pk: int) -> HttpResponse:
         require(can_set_stake(request.user, found, player))
         try:
             table_set_stake(
-                user=request.user, table=found, player=player, stake_cents=form.cleaned_data["stake"]
+                user=request.user,
+                table=found,
+                player=player,
+                stake_cents=form.cleaned_data["stake"],
             )
         except ValidationError as error:
             form.add_error(None, error)

@@ -1,51 +1,15 @@
-"""What the tables' page tests share: five players with accounts, a chouette started by a
-director, and a tap on the table's page as a phone sends it (issue 27)."""
+"""What the tables' page tests share: a tap on the table's page as a phone sends it, the
+opening roll and a result as their forms post them (issue 27). The fixtures (``people``,
+``start_table``) are in conftest.py."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
 from django.urls import reverse
 
 PASSWORD = "tavola-reale-42"
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena")
-
-
-@pytest.fixture
-def people(db, django_user_model):
-    """Five players, each with an account named after them in lower case."""
-    from club.policy import SYSTEM
-    from club.services import player_create, player_update
-
-    made = {}
-    for name in NAMES:
-        player = player_create(name=name, user=SYSTEM)
-        account = django_user_model.objects.create_user(name.lower(), password=PASSWORD)
-        player_update(player=player, account=account, user=SYSTEM)
-        player.refresh_from_db()
-        made[name] = player
-    return made
-
-
-@pytest.fixture
-def start_table(director):
-    """start_table(players, kind="chouette", **settings): a table started by the director."""
-    from money.models import TableKind
-    from money.services import table_start
-    from rules.chouette import ChouetteSettings
-
-    def start(players, kind=TableKind.CHOUETTE, stake_cents=100, **settings):
-        return table_start(
-            user=director,
-            kind=kind,
-            name="Venerdì sera" if kind == TableKind.CHOUETTE else "Anna – Bruno",
-            settings=ChouetteSettings(**settings),
-            players=list(players),
-            stake_cents=stake_cents,
-        )
-
-    return start
 
 
 def version(table) -> int:

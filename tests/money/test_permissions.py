@@ -17,7 +17,7 @@ import datetime
 import pytest
 from django.urls import URLPattern, get_resolver, reverse
 
-from tests.money.pages import opening, people, pid, start_table, tap  # noqa: F401
+from tests.money.pages import opening, pid, tap
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,14 @@ JUNK = {
     "player_a": "abc",
     "player_b": "abc",
 }
-ROLES = ["anonymous", "seated", "not seated", "creator", "director", "another tournament's director"]
+ROLES = [
+    "anonymous",
+    "seated",
+    "not seated",
+    "creator",
+    "director",
+    "another tournament's director",
+]
 READS = {"", "<int:pk>/", "<int:pk>/settlement/", "join/"}
 STARTS = {"new/chouette/", "new/money/"}
 RECORDS = {
@@ -64,12 +71,12 @@ def table_routes():
 def walk_table(people, start_table, django_user_model, director):
     """Anna, Bruno and Carla at a table started by Elena (not seated), a game begun; Dario
     is a player not seated; a director of another tournament, outside the Directors group."""
+    from rules.chouette import ChouetteSettings
     from rules.chouette import events as ev
-    from tournaments.services import tournament_create
 
     from money.models import TableKind
     from money.services import table_start
-    from rules.chouette import ChouetteSettings
+    from tournaments.services import tournament_create
 
     table = table_start(
         user=people["Elena"].user,
@@ -165,9 +172,9 @@ def test_every_tables_url_as_every_role(client, walk_table, role):
 def test_the_services_ask_the_policy_again(walk_table):
     """A view that forgot to ask could still not write: the service refuses."""
     from django.core.exceptions import PermissionDenied
+    from rules.chouette import events as ev
 
     from money.services import table_act, table_close, table_correct
-    from rules.chouette import events as ev
 
     table = walk_table["table"]
     for role in ("not seated", "another tournament's director"):
@@ -180,7 +187,9 @@ def test_the_services_ask_the_policy_again(walk_table):
         table_correct(user=walk_table["seated"], table=table, seq=1, event=ev.StartGame())
 
 
-def test_a_seated_player_answers_their_own_cube_and_a_stranger_sees_no_button(client, walk_table, people):
+def test_a_seated_player_answers_their_own_cube_and_a_stranger_sees_no_button(
+    client, walk_table, people
+):
     table = walk_table["table"]
     client.force_login(walk_table["not seated"])
     page = client.get(reverse("money:table", args=[table.pk])).content.decode()

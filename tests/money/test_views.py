@@ -13,7 +13,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.money.pages import opening, people, pid, result, start_table, tap, version  # noqa: F401
+from tests.money.pages import opening, pid, result, tap, version
 
 pytestmark = pytest.mark.django_db
 
@@ -54,8 +54,9 @@ def test_the_list_shows_open_tables_and_the_nav_link_in_italian(client, people, 
 def test_a_chouette_starts_with_the_seed_s_settings(client, people):
     """The form offers Galore 3's settings as the seed has them: one cube, free
     consultation, the box kept unless it loses to the captain, a partner from 8 players."""
-    from money.models import Table, TableKind
     from rules.chouette import ChouetteSettings
+
+    from money.models import Table, TableKind
 
     client.force_login(people["Anna"].user)
     form = client.get(reverse("money:chouette_new"))
@@ -78,14 +79,18 @@ def test_a_chouette_starts_with_the_seed_s_settings(client, people):
     }
     response = client.post(reverse("money:chouette_new"), data, HTTP_ACCEPT_LANGUAGE="it")
     table = Table.objects.get()
-    assert response.status_code == 302 and response["Location"] == reverse("money:table", args=[table.pk])
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "money:table", args=[table.pk]
+    )
     assert table.kind == TableKind.CHOUETTE
     settings = ChouetteSettings.from_dict(table.settings)
     assert settings.consultation.value == "after-cube" and settings.partner_from == 8
     assert sorted(table.seats.values_list("stake_cents", flat=True)) == [50, 50]
     # consultation is shown to everyone at the table (Galore 3.2)
     client.force_login(people["Bruno"].user)
-    assert "only after the cube has been turned" in text(client.get(reverse("money:table", args=[table.pk])))
+    assert "only after the cube has been turned" in text(
+        client.get(reverse("money:table", args=[table.pk]))
+    )
 
 
 @pytest.mark.parametrize(
@@ -108,8 +113,9 @@ def test_a_refused_chouette_says_why(client, people, change, said):
 
 def test_a_money_session_between_two_players_needs_no_director(client, people):
     """Either player starts it (issue 27): options Jacoby, beavers, a highest cube."""
-    from money.models import Table, TableKind
     from rules.chouette import ChouetteSettings
+
+    from money.models import Table, TableKind
 
     client.force_login(people["Bruno"].user)
     page = text(client.get(reverse("money:money_new")))
@@ -132,7 +138,11 @@ def test_a_money_session_between_two_players_needs_no_director(client, people):
 
 def test_a_money_session_with_one_player_twice_is_refused_in_words(client, people):
     client.force_login(people["Bruno"].user)
-    data = {"player_a": people["Bruno"].pk, "player_b": people["Bruno"].pk, "automatic_doubles": "0"}
+    data = {
+        "player_a": people["Bruno"].pk,
+        "player_b": people["Bruno"].pk,
+        "automatic_doubles": "0",
+    }
     response = client.post(reverse("money:money_new"), data)
     assert response.status_code == 400 and "Choose another player" in text(response)
 
@@ -161,7 +171,9 @@ def test_a_wrong_code_is_said_in_words(client, people, five, code):
     client.force_login(people["Anna"].user)
     response = client.post(reverse("money:join"), {"code": code})
     assert response.status_code == 400
-    assert "No open table has this code" in text(response) or "This field is required" in text(response)
+    assert "No open table has this code" in text(response) or "This field is required" in text(
+        response
+    )
 
 
 def test_an_account_without_a_player_is_told_to_ask_a_director(client, member, five):
@@ -193,7 +205,10 @@ def test_the_opening_roll_sets_the_order_in_large_type(client, people, five):
     assert 'id="opening"' in page
     ordered(client, five, people)
     page = client.get(reverse("money:table", args=[five.pk])).content.decode()
-    roles = re.findall(r'<li class="role-(\w+)[^"]*">\s*<span class="role">[^<]*</span> <span class="who">(\w+)', page)
+    roles = re.findall(
+        r'<li class="role-(\w+)[^"]*">\s*<span class="role">[^<]*</span> <span class="who">(\w+)',
+        page,
+    )
     assert roles == [
         ("box", "Anna"),
         ("captain", "Bruno"),
@@ -237,10 +252,10 @@ def test_a_single_cube_game_box_doubles_one_drops_the_others_take(client, people
     response = result(client, five, "team")
     assert response.status_code == 302, text(response)[:3000]
     page = client.get(reverse("money:table", args=[five.pk])).content.decode()
-    assert re.search(r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Bruno', page)
-    totals = dict(
-        re.findall(r"<td>(\w+)</td>\s*<td class=\"num points\"[^>]*>(-?\d+)</td>", page)
+    assert re.search(
+        r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Bruno', page
     )
+    totals = dict(re.findall(r"<td>(\w+)</td>\s*<td class=\"num points\"[^>]*>(-?\d+)</td>", page))
     assert sum(int(v) for v in totals.values()) == 0
     assert totals["Elena"] == "-1"  # dropped the box's double: one point to the box
 
@@ -255,12 +270,16 @@ def test_a_tap_that_came_too_late_is_refused_in_words(client, people, five):
     assert 'role="alert"' in response.content.decode()
 
 
-@pytest.mark.parametrize("sent", ["", "{", "[]", '{"kind": "nothing"}', '{"kind": "answer"}', "\x00"])
+@pytest.mark.parametrize(
+    "sent", ["", "{", "[]", '{"kind": "nothing"}', '{"kind": "answer"}', "\x00"]
+)
 def test_a_button_the_table_never_offered_is_refused_in_words(client, people, five, sent):
     client.force_login(people["Carla"].user)
     response = client.post(reverse("money:act", args=[five.pk]), {"event": sent, "version": "0"})
     assert response.status_code == 400
-    assert "This button is not one the table offers" in text(response) or "This field is required" in text(response)
+    assert "This button is not one the table offers" in text(
+        response
+    ) or "This field is required" in text(response)
 
 
 def test_the_deal_and_the_result_forms_say_what_is_wrong(client, people, five):
@@ -275,9 +294,13 @@ def test_the_deal_and_the_result_forms_say_what_is_wrong(client, people, five):
     deal["members"] = ["999999"]
     deal["points"] = "2"
     assert client.post(reverse("money:deal", args=[five.pk]), deal).status_code == 400
-    response = client.post(reverse("money:end", args=[five.pk]), {"winner": "nobody", "version": version(five)})
+    response = client.post(
+        reverse("money:end", args=[five.pk]), {"winner": "nobody", "version": version(five)}
+    )
     assert response.status_code == 400 and "Select a valid choice" in text(response)
-    stale = client.post(reverse("money:end", args=[five.pk]), {"winner": "box", "level": "single", "version": "0"})
+    stale = client.post(
+        reverse("money:end", args=[five.pk]), {"winner": "box", "level": "single", "version": "0"}
+    )
     assert stale.status_code in (400, 409) and 'role="alert"' in stale.content.decode()
 
 
@@ -308,10 +331,14 @@ def test_undo_drops_the_last_game_and_the_log_keeps_its_lines(client, people, fi
     assert five.events.count() == lines + 1
     page = client.get(reverse("money:table", args=[five.pk])).content.decode()
     assert page.count('id="log-') == lines + 1
-    assert re.search(r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Anna', page)
+    assert re.search(
+        r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Anna', page
+    )
 
 
-def test_the_page_asks_for_its_content_only_and_gets_304_while_nothing_changed(client, people, five):
+def test_the_page_asks_for_its_content_only_and_gets_304_while_nothing_changed(
+    client, people, five
+):
     client.force_login(people["Dario"].user)
     url = reverse("money:table", args=[five.pk])
     page = client.get(url)
@@ -319,10 +346,14 @@ def test_the_page_asks_for_its_content_only_and_gets_304_while_nothing_changed(c
     content = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live")
     assert content.status_code == 200 and "<html" not in content.content.decode()
     assert content["ETag"] == etag.replace("&quot;", '"')
-    same = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live", HTTP_IF_NONE_MATCH=content["ETag"])
+    same = client.get(
+        url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live", HTTP_IF_NONE_MATCH=content["ETag"]
+    )
     assert same.status_code == 304
     ordered(client, five, people)
-    changed = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live", HTTP_IF_NONE_MATCH=content["ETag"])
+    changed = client.get(
+        url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="live", HTTP_IF_NONE_MATCH=content["ETag"]
+    )
     assert changed.status_code == 200 and "role-box" in changed.content.decode()
 
 
@@ -336,24 +367,34 @@ def test_the_settlement_sums_to_zero_with_the_fewest_transfers(client, people, f
     page = text(client.get(reverse("money:settlement", args=[five.pk])))
     assert re.search(r'id="points-sum">0<', page) and re.search(r'id="money-sum">0.00<', page)
     assert page.count("<tr><td>") >= 4  # four members pay the box: four transfers
-    italian = text(client.get(reverse("money:settlement", args=[five.pk]), HTTP_ACCEPT_LANGUAGE="it"))
+    italian = text(
+        client.get(reverse("money:settlement", args=[five.pk]), HTTP_ACCEPT_LANGUAGE="it")
+    )
     assert 'id="money-sum">0,00<' in italian
 
 
 def test_stake_and_seat_forms_refuse_in_words(client, people, start_table, director):
     table = start_table([people["Anna"], people["Bruno"]])
     client.force_login(people["Anna"].user)
-    response = client.post(reverse("money:stake", args=[table.pk]), {"player": people["Anna"].pk, "stake": "-1"})
+    response = client.post(
+        reverse("money:stake", args=[table.pk]), {"player": people["Anna"].pk, "stake": "-1"}
+    )
     assert response.status_code == 400 and "greater than or equal to 0" in text(response)
     response = client.post(reverse("money:seat", args=[table.pk]), {"player": people["Anna"].pk})
     assert response.status_code == 400 and "Select a valid choice" in text(response)
-    assert client.post(reverse("money:seat", args=[table.pk]), {"player": people["Carla"].pk}).status_code == 302
+    assert (
+        client.post(
+            reverse("money:seat", args=[table.pk]), {"player": people["Carla"].pk}
+        ).status_code
+        == 302
+    )
     assert table.seats.count() == 3
 
 
 def test_a_director_corrects_a_result_and_the_audit_keeps_it(client, people, five, director):
-    from club.models import AuditEntry
     from rules.chouette import events as ev
+
+    from club.models import AuditEntry
 
     client.force_login(people["Anna"].user)
     ordered(client, five, people)
@@ -371,7 +412,9 @@ def test_a_director_corrects_a_result_and_the_audit_keeps_it(client, people, fiv
     assert response.status_code == 302, text(response)[:3000]
     assert AuditEntry.objects.count() > audits
     page = client.get(reverse("money:table", args=[five.pk])).content.decode()
-    assert re.search(r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Bruno', page)
+    assert re.search(
+        r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Bruno', page
+    )
 
 
 def test_the_player_s_page_lists_their_tables_for_members_only(client, people, five):
