@@ -9,11 +9,11 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+
+from club.words import sentence
 from rules.chouette import Chouette, ChouetteReplayError, ChouetteSettings, replay
 from rules.chouette import events as chouette_events
 from rules.chouette.events import Event
-
-from club.words import sentence
 from rules.errors import RulesError
 
 from .models import Table

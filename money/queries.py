@@ -11,17 +11,17 @@ import datetime
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
-from rules.chouette import Chouette, describe
-from rules.chouette import events as chouette_events
 
 from club.actors import Actor
 from club.audit import actor_name
 from club.models import Player
+from rules.chouette import Chouette, describe
+from rules.chouette import events as chouette_events
 from rules.messages import Message
 from rules.settlement import money_totals, transfers
 
-from .log import events_of, replayed, settings_of
 from .models import Seat, Table, TableEvent
+from .log import events_of, replayed, settings_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from rules.chouette.events import Event
 
 from club.actors import Actor
 from club.audit import audit_for_subject, audit_sentence
+from rules.chouette.events import Event
 
 from ..log import event_players
 from ..models import Table, TableEvent

@@ -19,9 +19,6 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from rules.chouette import Chouette, ChouetteSettings, CubeMode, describe
-from rules.chouette import events as ev
-from rules.chouette.events import Event
 
 from club.actors import Actor
 from club.models import Player
@@ -34,10 +31,13 @@ from club.policy import (
     in_directors_group,
     require,
 )
+from rules.chouette import Chouette, ChouetteSettings, CubeMode, describe
+from rules.chouette import events as ev
+from rules.chouette.events import Event
 
 from ..audit import table_audit_record
-from ..log import applied, events_of, replayed
 from ..models import CODE_ALPHABET, CODE_LENGTH, Seat, Table, TableEvent, TableKind
+from ..log import applied, events_of, replayed
 from ._log import append, bump, locked, named, player_names, refuse_closed, refuse_unseated
 
 MAX_NAME = 80
