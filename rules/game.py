@@ -33,6 +33,7 @@ from .errors import IllegalActionError, IllegalPlayError
 from .match import GameContext, GameResult, MoneyRules, Outcome
 from .matchid import GameState, MatchState, Resignation
 from .messages import Message
+from .money import Level, automatic_double, game_value, within_max_cube
 from .movegen import LegalPlays, check_dice
 from .notation import apply_written, resolve_play
 from .play import Play, Step
@@ -47,6 +48,7 @@ _NOT_NOW_PLAY = Message("not-now-play")
 _NOT_NOW_TAKE = Message("not-now-take")
 _NOT_NOW_DROP = Message("not-now-drop")
 _NOT_NOW_BEAVER = Message("not-now-beaver")
+_NOT_NOW_RACCOON = Message("not-now-raccoon")
 _NOT_NOW_ANSWER = Message("not-now-answer")
 
 
@@ -72,6 +74,7 @@ class Act(Enum):
     TAKE = "take"
     DROP = "drop"
     BEAVER = "beaver"
+    RACCOON = "raccoon"  # the original doubler turns the cube again after a beaver (Galore 5.4)
     RESIGN = "resign"
     ACCEPT = "accept"
     REJECT = "reject"
@@ -274,6 +277,9 @@ class Game:
         self.offered_by: int | None = None
         # a beaver waits for the original doubler's take or drop (Galore 2.8)
         self.beavered = False
+        # a raccoon waits for the beaverer's take or drop (Galore 5.4)
+        self.raccooned = False
+        self.automatic_doubles = 0  # equal opening rolls that raised the cube (Galore 2.8)
         self.result: GameResult | None = None
         self.turns = [0, 0]  # plays made by each player in this game
         self.log: list[Action] = []
@@ -330,6 +336,13 @@ class Game:
         return self.phase is _OVER
 
     @property
+    def cube_turned(self) -> bool:
+        """Whether anyone has doubled in this game: the cube has an owner then. An automatic
+        double raises the cube in the centre without turning it (Galore 2.8), so the Jacoby
+        rule still counts a gammon single after one."""
+        return self.cube_owner is not None
+
+    @property
     def waiting(self) -> str:
         """What the game waits for, in English ("player 1 is to take or drop")."""
         return str(self.waiting_message)
@@ -372,6 +385,9 @@ class Game:
             return IllegalActionError(Message("double-own-turn"), rule="WBF 23")
         if self.cube_owner is not None and self.cube_owner != player:
             return IllegalActionError(Message("redouble-owner"), rule="WBF 23")
+        refusal = self._past_max_cube(self.cube * 2)
+        if refusal:
+            return refusal
         if self._holland_forbids(player):
             return IllegalActionError(Message("holland"), rule="Galore 5.4")
         return None
@@ -399,8 +415,10 @@ class Game:
             return {Act.PLAY, Act.RESIGN}
         if self.phase is Phase.DOUBLED:
             acts = {Act.TAKE, Act.DROP}
-            if self._beaver_allowed():
+            if self._beaver_refusal() is None:
                 acts.add(Act.BEAVER)
+            if self._raccoon_refusal() is None:
+                acts.add(Act.RACCOON)
             return acts
         if self.phase is Phase.RESIGNED:
             return {Act.ACCEPT, Act.REJECT}
@@ -449,11 +467,25 @@ class Game:
     # --- actions -------------------------------------------------------------
 
     def roll_opening(self, dice: tuple[int, int] | None = None) -> None:
-        """Each player rolls one die (player 0's first); the higher plays both (WBF 12)."""
+        """Each player rolls one die (player 0's first); the higher plays both (WBF 12).
+
+        Equal dice are rolled again; in money play with automatic doubles agreed, they
+        also double the cube in the centre, owned by nobody and not turned, as many times
+        as agreed and never past the highest cube (Galore 2.8, :func:`rules.money.automatic_cube`).
+        """
         self._require(Phase.OPENING, _NOT_NOW_OPENING_ROLL)
         first, second = check_dice(dice if dice is not None else self.dice_source.roll())
         if first == second:
-            self._log(Act.OPENING_ROLL, 0, dice=(first, second), note=Message("note-opening-again"))
+            rules = self.context.rules
+            note = Message("note-opening-again")
+            if isinstance(rules, MoneyRules) and automatic_double(
+                self.cube, self.automatic_doubles, rules
+            ):
+                self.cube *= 2
+                self.automatic_doubles += 1
+                self._turn_states = ({}, {})  # the states of another cube
+                note = Message("note-automatic-double", {"cube": self.cube})
+            self._log(Act.OPENING_ROLL, 0, dice=(first, second), note=note)
             return
         self.turn = 0 if first > second else 1
         self.dice = (first, second) if self.turn == 0 else (second, first)
@@ -567,17 +599,19 @@ class Game:
 
         After a beaver the original doubler takes the redouble, and the cube, now
         at 4 times its value before the double, stays with the beaverer: during the
-        immediate redoubles the cube does not change hands (Galore 2.8, 5.4).
+        immediate redoubles the cube does not change hands (Galore 2.8, 5.4). After a
+        raccoon the beaverer takes it at 8 times that value, and keeps the cube.
         """
         self._require(Phase.DOUBLED, _NOT_NOW_TAKE)
         taker = self.acting
-        owner = 1 - taker if self.beavered else taker
+        # the beaverer, who owns the cube since the beaver, keeps it
+        owner = self.cube_owner if self.beavered else taker
         self.cube *= 2
         self.cube_owner = owner
         self._turn_states = ({}, {})  # the states of another cube: found at the next miss
         self.phase = Phase.ROLL
         self.offered_by = None
-        self.beavered = False
+        self.beavered = self.raccooned = False
         self._log(Act.TAKE, taker, note=Message("note-cube", {"cube": self.cube}))
 
     def drop(self) -> None:
@@ -585,28 +619,29 @@ class Game:
 
         After a beaver the original doubler drops the redouble: the beaverer wins
         the cube's value before the beaver, the double they accepted (Galore 2.6, 2.8).
+        After a raccoon the beaverer drops it, and the original doubler wins the cube's
+        value before the raccoon, the beaver they accepted (Galore 5.4).
         """
         self._require(Phase.DOUBLED, _NOT_NOW_DROP)
         dropper = self.acting
         self.offered_by = None
-        self.beavered = False
+        self.beavered = self.raccooned = False
+        points = self._points(Level.SINGLE)  # the cube before the double, whatever the rule
         self._end(
-            GameResult(winner=1 - dropper, points=self.cube, outcome=Outcome.DROP, cube=self.cube)
+            GameResult(winner=1 - dropper, points=points, outcome=Outcome.DROP, cube=self.cube)
         )
-        self._log(Act.DROP, dropper, note=Message("note-to-doubler", {"count": self.cube}))
+        self._log(Act.DROP, dropper, note=Message("note-to-doubler", {"count": points}))
 
     def beaver(self) -> None:
         """Money play with beavers (Galore 2.8): the player doubled takes and at once
         redoubles, keeping the cube; the original doubler then takes or drops by the
-        usual rules (:meth:`take`, :meth:`drop`) before anyone rolls.
+        usual rules (:meth:`take`, :meth:`drop`) before anyone rolls, or, with raccoons
+        agreed, turns it again (:meth:`raccoon`). Refused past the highest cube agreed.
         """
         self._require(Phase.DOUBLED, _NOT_NOW_BEAVER)
-        if not self._beaver_allowed():
-            if not self.context.money:
-                raise IllegalActionError(Message("beaver-match"), rule="Galore 4")
-            if self.beavered:
-                raise IllegalActionError(Message("beaver-twice"), rule="Galore 2.8")
-            raise IllegalActionError(Message("beaver-off"), rule="Galore 2.8")
+        refusal = self._beaver_refusal()
+        if refusal:
+            raise refusal
         beaverer = self.acting
         self.cube *= 2  # the double, accepted
         self.cube_owner = beaverer  # and kept through the redouble (Galore 5.4)
@@ -615,14 +650,59 @@ class Game:
         self.beavered = True
         self._log(Act.BEAVER, beaverer, note=Message("note-beaver", {"cube": self.cube * 2}))
 
-    def _beaver_allowed(self) -> bool:
+    def raccoon(self) -> None:
+        """Money play with raccoons (Galore 5.4): after a beaver, the original doubler takes
+        the redouble and at once turns the cube again, to 8 times its value before the
+        double; the cube stays with the beaverer, who takes (:meth:`take`) or drops
+        (:meth:`drop`) before anyone rolls. Refused past the highest cube agreed.
+
+        Otters (the beaverer answering a raccoon with yet another redouble, Galore 5.4)
+        are not offered: after a raccoon the beaverer takes or drops.
+        """
+        self._require(Phase.DOUBLED, _NOT_NOW_RACCOON)
+        refusal = self._raccoon_refusal()
+        if refusal:
+            raise refusal
+        raccooner = self.acting  # the original doubler
+        self.cube *= 2  # the beaver, accepted; the cube stays with the beaverer
+        self._turn_states = ({}, {})
+        self.offered_by = raccooner  # the redouble waits for the beaverer
+        self.raccooned = True
+        self._log(Act.RACCOON, raccooner, note=Message("note-raccoon", {"cube": self.cube * 2}))
+
+    def _beaver_refusal(self) -> IllegalActionError | None:
+        """Why the player doubled may not beaver now, with the rule; None if they may."""
         rules = self.context.rules
-        return (
-            isinstance(rules, MoneyRules)
-            and rules.beavers
-            and self.phase is Phase.DOUBLED
-            and not self.beavered
-        )
+        if not isinstance(rules, MoneyRules):
+            return IllegalActionError(Message("beaver-match"), rule="Galore 4")
+        if self.raccooned:
+            return IllegalActionError(Message("raccoon-no-otter"), rule="Galore 5.4")
+        if self.beavered:
+            return IllegalActionError(Message("beaver-twice"), rule="Galore 2.8")
+        if not rules.beavers:
+            return IllegalActionError(Message("beaver-off"), rule="Galore 2.8")
+        return self._past_max_cube(self.cube * 4)  # the double taken, and redoubled
+
+    def _raccoon_refusal(self) -> IllegalActionError | None:
+        """Why the original doubler may not raccoon now, with the rule; None if they may."""
+        rules = self.context.rules
+        if not isinstance(rules, MoneyRules):
+            return IllegalActionError(Message("raccoon-match"), rule="Galore 4")
+        if not rules.raccoons:
+            return IllegalActionError(Message("raccoon-off"), rule="Galore 5.4")
+        if self.raccooned:
+            return IllegalActionError(Message("raccoon-no-otter"), rule="Galore 5.4")
+        if not self.beavered:
+            return IllegalActionError(Message("raccoon-after-beaver"), rule="Galore 5.4")
+        return self._past_max_cube(self.cube * 4)  # the beaver taken, and redoubled
+
+    def _past_max_cube(self, cube: int) -> IllegalActionError | None:
+        """The refusal of a cube raised to ``cube`` past the highest agreed (Galore 2.8)."""
+        rules = self.context.rules
+        if isinstance(rules, MoneyRules) and not within_max_cube(cube, rules):
+            limit = Message("max-cube", {"cube": cube, "max": rules.max_cube or 0})
+            return IllegalActionError(limit, rule="Galore 2.8")
+        return None
 
     def resign(
         self, level: Resignation | int = Resignation.SINGLE, *, player: int | None = None
@@ -653,7 +733,7 @@ class Game:
         self._require(Phase.RESIGNED, _NOT_NOW_ANSWER)
         assert self.offer is not None and self.offered_by is not None
         winner = 1 - self.offered_by
-        points = self.cube * self._worth(int(self.offer))
+        points = self._points(int(self.offer))
         acceptor, level = winner, self.offer
         self._end(
             GameResult(winner=winner, points=points, outcome=Outcome.RESIGNATION, cube=self.cube)
@@ -697,6 +777,8 @@ class Game:
                 game.drop()
             elif act is Act.BEAVER:
                 game.beaver()
+            elif act is Act.RACCOON:
+                game.raccoon()
             elif act is Act.RESIGN:
                 game.resign(action.resignation or Resignation.SINGLE, player=action.player)
             elif act is Act.ACCEPT:
@@ -755,20 +837,23 @@ class Game:
             multiplier = 3  # a checker on the bar or in the winner's home board (WBF 25)
         else:
             multiplier = 2
-        worth = self._worth(multiplier)
-        outcome = {1: Outcome.SINGLE, 2: Outcome.GAMMON, 3: Outcome.BACKGAMMON}[worth]
+        points = self._points(multiplier)
+        # the outcome scored: a gammon counted single under the Jacoby rule is a single game
+        outcome = {1: Outcome.SINGLE, 2: Outcome.GAMMON, 3: Outcome.BACKGAMMON}[points // self.cube]
         self.turn = winner
         self.position = after.swap()
-        self._end(
-            GameResult(winner=winner, points=self.cube * worth, outcome=outcome, cube=self.cube)
-        )
+        self._end(GameResult(winner=winner, points=points, outcome=outcome, cube=self.cube))
 
-    def _worth(self, multiplier: int) -> int:
-        """Gammons count single under the Jacoby rule while the cube is unturned (Galore 2.8)."""
+    def _points(self, level: int) -> int:
+        """What the game is worth ended at ``level`` (1 single, 2 gammon, 3 backgammon, WBF 25):
+        in money play :func:`rules.money.game_value`, where gammons count single under the
+        Jacoby rule while the cube is unturned (Galore 2.8); in a match the cube times it."""
         rules = self.context.rules
-        if isinstance(rules, MoneyRules) and rules.jacoby and self.cube_owner is None:
-            return 1
-        return multiplier
+        if isinstance(rules, MoneyRules):
+            return game_value(
+                Level(level), cube=self.cube, cube_turned=self.cube_turned, rules=rules
+            )
+        return self.cube * level
 
     def _end(self, result: GameResult) -> None:
         self.result = result

@@ -219,6 +219,22 @@ CATALOG: Final[Mapping[str, Template]] = {
         "the most automatic doubles a game is a whole number, 0 or more, not %(count)s"
     ),
     "max-cube-power": gettext_noop("the highest cube is a power of 2 from 2 up, not %(cube)s"),
+    "max-cube": gettext_noop("the cube may not pass %(max)s, the highest agreed: not %(cube)s"),
+    "raccoon-match": gettext_noop("raccoons are a money-play rule, never used in a match"),
+    "raccoon-off": gettext_noop("this money game is played without raccoons"),
+    "raccoon-after-beaver": gettext_noop(
+        "a raccoon answers a beaver: the original doubler turns the cube again"
+    ),
+    "raccoon-no-otter": gettext_noop(
+        "the raccoon is answered by the beaverer, who takes or drops (no otters)"
+    ),
+    "not-now-raccoon": gettext_noop("a raccoon is not possible now"),
+    "note-raccoon": gettext_noop(
+        "raccoons: redoubles to %(cube)s, the cube staying with the beaverer"
+    ),
+    "note-automatic-double": gettext_noop(
+        "equal dice: automatic double, the cube at %(cube)s in the centre; roll again"
+    ),
     # --- money play: end of section (the chouette's messages are at the end of the catalog)
     "place-point": gettext_noop("point %(point)s"),
     # --- dice

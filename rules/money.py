@@ -14,11 +14,20 @@ the double; a resignation pays the level given up (common practice, scored as WB
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 
 from .match import MoneyRules, Outcome
 
-__all__ = ["Level", "MoneyRules", "game_value", "level_of"]
+__all__ = [
+    "Level",
+    "MoneyRules",
+    "automatic_cube",
+    "automatic_double",
+    "game_value",
+    "level_of",
+    "within_max_cube",
+]
 
 
 class Level(IntEnum):
@@ -46,3 +55,37 @@ def game_value(level: Level, *, cube: int, cube_turned: bool, rules: MoneyRules)
     if rules.jacoby and not cube_turned:
         return cube
     return cube * int(level)
+
+
+def within_max_cube(cube: int, rules: MoneyRules) -> bool:
+    """Whether the cube may reach ``cube`` under the maximum agreed, if any (Galore 2.8)."""
+    return rules.max_cube is None or cube <= rules.max_cube
+
+
+def automatic_double(cube: int, doubles: int, rules: MoneyRules) -> bool:
+    """Whether equal opening dice raise the cube now at ``cube``, after ``doubles``
+    automatic doubles in this game: while fewer than agreed, never past the highest
+    cube (Galore 2.8)."""
+    return doubles < rules.automatic_doubles and within_max_cube(cube * 2, rules)
+
+
+def automatic_cube(rolls: Sequence[tuple[int, int]], rules: MoneyRules) -> int:
+    """The cube after the opening rolls ``rolls`` (one die each, in order): each roll
+    of equal dice before the first unequal one doubles it, in the centre, as far as
+    :func:`automatic_double` allows (Galore 2.8). Rolls after the first unequal one
+    are not opening rolls and change nothing.
+
+    >>> rules = MoneyRules(automatic_doubles=2)
+    >>> automatic_cube([(3, 3), (5, 5), (6, 6), (4, 1)], rules)
+    4
+    >>> automatic_cube([(3, 3), (5, 5)], MoneyRules(automatic_doubles=3, max_cube=2))
+    2
+    """
+    cube, doubles = 1, 0
+    for first, second in rolls:
+        if first != second:
+            break
+        if automatic_double(cube, doubles, rules):
+            cube *= 2
+            doubles += 1
+    return cube

@@ -1160,6 +1160,10 @@ def _cell(action: Action) -> Cell | None:
     if act is Act.BEAVER:
         assert action.state is not None  # the cube taken, and the redouble it offers
         return Cell(action.player, f" Beavers => {action.state.cube * 2}")
+    if act is Act.RACCOON:
+        # no match file writes a raccoon (gnubg has none): the redouble it offers, in its words
+        assert action.state is not None
+        return Cell(action.player, f" Raccoons => {action.state.cube * 2}")
     if act in (Act.TAKE, Act.DROP):
         return Cell(action.player, " Takes" if act is Act.TAKE else " Drops")
     return None

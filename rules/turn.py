@@ -159,6 +159,23 @@ class Turn:
         roll = f"{self.dice[0]}-{self.dice[1]}"
         raise IllegalPlayError(Message("no-legal-play", {"roll": roll}), rule="WBF 17")
 
+    def playing(self, play: Play) -> Turn:
+        """The turn with the whole of ``play`` (one of :attr:`plays`) made, from no move.
+
+        A play typed whole is checked as a whole, not move by move: a first move can
+        reach the position of another, shorter-looking legal play (a 2-1 with checkers on
+        the 2 and the 1 points: 2/off leaves what 2/1 1/off leaves), and :meth:`move` would
+        then take no second move. Each step's die is the one that moves it there
+        (searched, for a checker borne off with a higher die than its point).
+        """
+        if play not in self.plays:
+            raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
+        mine, theirs = list(self.position.on_roll), list(self.position.opponent)
+        moves = _dice_for(mine, theirs, play.steps, self._all_dice)
+        if moves is None:  # a legal play's steps can always be played: not reached
+            raise IllegalPlayError(Message("play-not-legal", {"play": play.notation}))
+        return Turn(self.position, self.dice, moves, self._plays)
+
     def undo(self) -> Turn:
         """The last checker move taken back (a play is only final once confirmed, WBF 14)."""
         return Turn(self.position, self.dice, self.moves[:-1], self._plays)
@@ -213,3 +230,24 @@ def _completes(
                     memo[key] = True
                     return True
     return False
+
+
+def _dice_for(
+    mine: list[int], theirs: list[int], steps: Sequence[Step], left: tuple[int, ...]
+) -> tuple[tuple[int, int], ...] | None:
+    """The (source, die) moves that make ``steps`` in order with the dice ``left``; None if
+    none do. A step's die is its distance, or for a checker borne off any die the rules let
+    bear it off; the few dice of a roll are simply tried in turn."""
+    if not steps:
+        return ()
+    step, rest = steps[0], steps[1:]
+    for die in sorted(set(left)):
+        tried = _try(mine, theirs, step.source, die) if mine[step.source] else None
+        if tried is None or tried[0].destination != step.destination:
+            continue
+        remaining = list(left)
+        remaining.remove(die)
+        after = _dice_for(tried[1], tried[2], rest, tuple(remaining))
+        if after is not None:
+            return ((step.source, die), *after)
+    return None

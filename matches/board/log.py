@@ -98,6 +98,7 @@ ACT_LABELS = {
     Act.TAKE: gettext_lazy("takes"),
     Act.DROP: gettext_lazy("drops"),
     Act.BEAVER: gettext_lazy("beavers"),
+    Act.RACCOON: gettext_lazy("raccoons"),
     Act.RESIGN: gettext_lazy("offers to resign"),
     Act.ACCEPT: gettext_lazy("accepts the resignation"),
     Act.REJECT: gettext_lazy("plays on"),

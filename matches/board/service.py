@@ -255,12 +255,12 @@ def _apply(
 
 def _typed(turn: Turn, play: str | None) -> tuple[tuple[int, int], ...]:
     """A typed play's checker moves, made on the board as if clicked: they wait for the
-    player's confirmation like clicked ones, since a play is final only once confirmed."""
+    player's confirmation like clicked ones, since a play is final only once confirmed.
+    The play is made whole (Turn.playing): move by move, a first move that reaches another
+    legal play's position would leave the rest of a complete play refused."""
     chosen = resolve_play(turn.position, turn.dice, play or "", plays=turn.plays)
     typed = Turn.begin(turn.position, turn.dice, turn.plays)  # the moves clicked so far go
-    for step in chosen.steps if chosen else ():
-        typed = typed.move(step.source, step.destination)
-    return typed.moves
+    return typed.playing(chosen).moves if chosen else typed.moves
 
 
 def board_waiting(game: Game, match: Match) -> str:

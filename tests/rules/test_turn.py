@@ -78,3 +78,32 @@ def test_a_complete_play_takes_no_more_moves():
     assert turn.play is not None and turn.options == ()
     with pytest.raises(IllegalPlayError, match="complete"):
         turn.move(13, 10)
+
+
+def test_a_play_typed_whole_is_made_whole_wbf_22():
+    """A 2-1 with the last checkers on the 2 and the 1 points: 2/off leaves what the legal
+    play 2/1 1/off leaves, so move by move the play counts as complete after it, and the
+    1/off of "2/off 1/off" was refused; typed whole, the play is made as written."""
+    turn = Turn.begin(board({2: 1, 1: 1}, {20: 2}), (2, 1))
+    both = next(play for play in turn.plays if play.notation == "2/off 1/off")
+    with pytest.raises(IllegalPlayError, match="complete"):
+        turn.move(2, 0).move(1, 0)
+    typed = turn.playing(both)
+    assert typed.play == both and typed.moves == ((2, 2), (1, 1))
+    assert typed.board.on_roll[0] == 15  # both borne off: the game is won
+
+
+def test_only_a_legal_play_is_made_whole():
+    turn = Turn.begin(Position.start(), (3, 1))
+    other = Turn.begin(Position.start(), (6, 5)).plays[0]
+    with pytest.raises(IllegalPlayError, match="not a legal play"):
+        turn.playing(other)
+
+
+@given(positions(), dice_rolls, st.data())
+def test_every_legal_play_made_whole_is_that_play(position, dice, data):
+    turn = Turn.begin(position, dice)
+    if turn.plays:
+        play = data.draw(st.sampled_from(turn.plays))
+        made = turn.playing(play)
+        assert made.play == play and made.steps == play.steps
