@@ -638,5 +638,144 @@ CATALOG: Final[Mapping[str, Template]] = {
     "cube-annulled-dropped": gettext_noop("%(cube)s annulled dropped"),
     "cube-annulled-beavered": gettext_noop("%(cube)s annulled beavered"),
     # --- the chouette (rules/chouette/): refusals and the session log
+    "chouette-player": gettext_noop("%(player)s"),
+    "chouette-partner-from": gettext_noop(
+        "a partner for the box comes with 3 or more players, or never, not %(count)s"
+    ),
+    "chouette-settings-data": gettext_noop("not the settings of a chouette: %(data)s"),
+    "chouette-event-data": gettext_noop("not an event of a chouette: %(data)s"),
+    "chouette-replay-event": gettext_noop("event %(index)s: %(reason)s"),
+    "chouette-not-opened": gettext_noop("a chouette begins with the opening roll"),
+    "chouette-opened": gettext_noop("the opening roll has already set the order"),
+    "chouette-opening-players": gettext_noop(
+        "the opening roll needs at least two players, not %(count)s"
+    ),
+    "chouette-opening-die": gettext_noop("%(player)s rolled %(die)s: a die shows 1 to 6"),
+    "chouette-opening-tie": gettext_noop(
+        "%(player)s and %(other)s rolled the same number: they roll again"
+    ),
+    "chouette-opening-reroll": gettext_noop("%(player)s rolled again without a tie to break"),
+    "chouette-at-table": gettext_noop("%(player)s is already at the table"),
+    "chouette-not-at-table": gettext_noop("%(player)s is not at the table"),
+    "chouette-resting": gettext_noop("%(player)s is already on a break"),
+    "chouette-not-resting": gettext_noop("%(player)s is not on a break"),
+    "chouette-last-player": gettext_noop(
+        "%(player)s is the box and nobody in the team could take the box"
+    ),
+    "chouette-in-game": gettext_noop(
+        "%(player)s is still in game %(number)s: finish it or settle with a deal first"
+    ),
+    "chouette-game-on": gettext_noop("game %(number)s is still being played"),
+    "chouette-no-game": gettext_noop("no game is being played"),
+    "chouette-no-captain": gettext_noop("a game needs a box and a captain: two players at least"),
+    "chouette-no-undo": gettext_noop("there is no game to undo"),
+    "chouette-undo-breaks": gettext_noop(
+        "game %(number)s cannot be undone: a later event would break (%(reason)s)"
+    ),
+    "chouette-partner-off": gettext_noop("this chouette is played without a partner for the box"),
+    "chouette-partner-few": gettext_noop(
+        "the box may have a partner with %(needed)s players or more, and %(count)s are playing"
+    ),
+    "chouette-partner-member": gettext_noop("%(player)s is not in the team"),
+    "chouette-partner-last": gettext_noop("the team's only member cannot be the box's partner"),
+    "chouette-answer-due": gettext_noop("the cube waits for an answer first"),
+    "chouette-answer-word": gettext_noop("an answer is take, drop or beaver, not %(answer)s"),
+    "chouette-not-playing": gettext_noop("%(player)s is not playing game %(number)s"),
+    "chouette-named-twice": gettext_noop("%(player)s is named twice"),
+    "chouette-no-members": gettext_noop("name at least one member of the team"),
+    "chouette-max-cube": gettext_noop("the cube may not go past %(cube)s, as agreed"),
+    "chouette-automatic-off": gettext_noop("this chouette is played without automatic doubles"),
+    "chouette-automatic-late": gettext_noop(
+        "an automatic double comes with the opening roll, before any cube action"
+    ),
+    "chouette-automatic-count": gettext_noop("at most %(count)s automatic doubles a game"),
+    "chouette-box-doubles-all": gettext_noop(
+        "with a single cube the box doubles every member still in the game"
+    ),
+    "chouette-box-cube": gettext_noop(
+        "the box may not double %(player)s: the cube is theirs, or an answer is due"
+    ),
+    "chouette-member-cube": gettext_noop(
+        "%(player)s may not double: the box owns the cube, or an answer is due"
+    ),
+    "chouette-acting-captain": gettext_noop(
+        "with a single cube the team's cube goes through its captain, %(player)s"
+    ),
+    "chouette-no-offer": gettext_noop("%(player)s has no double to answer"),
+    "chouette-box-no-offer": gettext_noop("the box has no double of %(player)s to answer"),
+    "chouette-beaver-off": gettext_noop("this chouette is played without beavers"),
+    "chouette-beaver-answer": gettext_noop("a beaver or a raccoon is answered by a take or a drop"),
+    "chouette-raccoon-off": gettext_noop("this chouette is played without raccoons"),
+    "chouette-no-beaver": gettext_noop("the cube of %(player)s has no beaver to raccoon"),
+    "chouette-last-must-drop": gettext_noop(
+        "with 5 or more players, when all the other members drop the last one must drop too"
+    ),
+    "chouette-extra-off": gettext_noop("this chouette is played without extra cubes"),
+    "chouette-extra-not-now": gettext_noop(
+        "%(player)s may not give an extra cube: only a member who dropped the box's first "
+        "double, when a single member took it, before the next cube action"
+    ),
+    "chouette-no-extra": gettext_noop("%(player)s has no extra cube"),
+    "chouette-extra-owner": gettext_noop(
+        "only the owner of the extra cube of %(player)s may redouble it"
+    ),
+    "chouette-extra-no-offer": gettext_noop(
+        "the extra cube of %(player)s has no redouble to answer"
+    ),
+    "chouette-deal-points": gettext_noop("a deal is a whole number of points, not %(points)s"),
+    "chouette-deal-winner": gettext_noop(
+        "a deal with the captain, %(player)s, says who won the game, for the rotation"
+    ),
+    "chouette-deal-no-winner": gettext_noop("only a deal with the captain says who won the game"),
+    # the session log
+    "chouette-log-roll": gettext_noop("%(player)s rolled %(die)s"),
+    "chouette-log-opening": gettext_noop("the opening roll: %(rolls)s"),
+    "chouette-log-join": gettext_noop("%(player)s joins at the bottom"),
+    "chouette-log-leave": gettext_noop("%(player)s leaves the table"),
+    "chouette-log-rest": gettext_noop("%(player)s takes a break"),
+    "chouette-log-back": gettext_noop("%(player)s is back, at the bottom"),
+    "chouette-log-partner": gettext_noop("%(player)s is the box's partner"),
+    "chouette-log-no-partner": gettext_noop("the box plays without a partner"),
+    "chouette-log-start": gettext_noop("a game begins"),
+    "chouette-log-automatic": gettext_noop("automatic double: every cube doubled"),
+    "chouette-log-box-doubles": gettext_noop("the box doubles %(members)s"),
+    "chouette-log-take": gettext_noop("%(player)s takes"),
+    "chouette-log-drop": gettext_noop("%(player)s drops"),
+    "chouette-log-beaver": gettext_noop("%(player)s beavers"),
+    "chouette-log-raccoon": gettext_noop("raccoon on the cube of %(player)s"),
+    "chouette-log-member-doubles": gettext_noop("%(player)s doubles the box"),
+    "chouette-log-box-take": gettext_noop("the box takes the double of %(player)s"),
+    "chouette-log-box-drop": gettext_noop("the box drops the double of %(player)s"),
+    "chouette-log-box-beaver": gettext_noop("the box beavers the double of %(player)s"),
+    "chouette-log-extra": gettext_noop("%(player)s gives the lone taker an extra cube"),
+    "chouette-log-extra-taker": gettext_noop(
+        "the lone taker redoubles the extra cube of %(player)s"
+    ),
+    "chouette-log-extra-member": gettext_noop("%(player)s redoubles their extra cube"),
+    "chouette-log-extra-take": gettext_noop(
+        "the redouble of the extra cube of %(player)s is taken"
+    ),
+    "chouette-log-extra-drop": gettext_noop(
+        "the redouble of the extra cube of %(player)s is dropped"
+    ),
+    "chouette-log-deal-pay": ngettext_noop(
+        "deal: %(members)s pay the box %(count)s point each",
+        "deal: %(members)s pay the box %(count)s points each",
+    ),
+    "chouette-log-deal-paid": ngettext_noop(
+        "deal: the box pays %(members)s %(count)s point each",
+        "deal: the box pays %(members)s %(count)s points each",
+    ),
+    "chouette-log-deal-even": gettext_noop("deal: %(members)s and the box settle at no points"),
+    "chouette-log-deal-box-wins": gettext_noop("%(deal)s; the box wins the game"),
+    "chouette-log-deal-team-wins": gettext_noop("%(deal)s; the team wins the game"),
+    "chouette-level-single": gettext_noop("a single game"),
+    "chouette-level-gammon": gettext_noop("a gammon"),
+    "chouette-level-backgammon": gettext_noop("a backgammon"),
+    "chouette-log-end-box-wins": gettext_noop("the box wins %(level)s"),
+    "chouette-log-end-team-wins": gettext_noop("the team wins %(level)s"),
+    "chouette-log-end-team-resigns": gettext_noop("the team resigns %(level)s"),
+    "chouette-log-end-box-resigns": gettext_noop("the box resigns %(level)s"),
+    "chouette-log-undo": gettext_noop("the last game is undone"),
     # --- the chouette: end of section
 }

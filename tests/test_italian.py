@@ -31,6 +31,7 @@ WORDLESS = {
     "not-now": "'<refusal>: <waiting>': two messages, each translated on its own",
     "cube-story": "the list of a game's cube actions, each translated on its own",
     "cube-offered": "a double to this cube value, not answered: the number alone",
+    "chouette-player": "a player's name in a list of members: the name alone",
 }
 
 # Words an Italian sentence shares with the English on purpose: the game's loanwords, the rule
@@ -42,7 +43,8 @@ SHARED_WORDS = {
     "backgammon",
     "bar",
     "beaver",
-    "box",  # the chouette's box (Galore 3.1): the Italian says box too
+    "box",  # the chouette's box: Galore 3.1 says box in Italian too
+    "extra",  # Galore 3.4: "cubi extra"
     "buchholz",
     "chouette",
     "crawford",
@@ -55,7 +57,7 @@ SHARED_WORDS = {
     "off",
     "otter",
     "pip",
-    "raccoon",
+    "raccoon",  # Galore 5.4 keeps the English name ("raccoon" (procione))
     "rating",
     "wbf",
     "xgid",
