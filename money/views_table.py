@@ -56,6 +56,7 @@ from .forms import (
 from .models import Table, TableKind
 from .queries import table_chouette, table_lineup_rows, table_log, table_totals
 from .services import (
+    TableChanged,
     table_act,
     table_close,
     table_correct,
@@ -440,16 +441,36 @@ def _done(request: HttpRequest, table: Table, text: str) -> HttpResponse:
     return redirect(reverse("money:table", args=[table.pk]) + "#live")
 
 
+def _names(table: Table) -> Names:
+    return Names({str(s.player_id): s.player.name for s in table.seats.select_related("player")})
+
+
+# a tap of these carries the page's version: it changes what the others are looking at (the
+# order, the game as a whole), so a page out of date must look again; an answer or a double
+# is checked by the engine alone (two members answering at once must both get through)
+WHOLE_TABLE = (ev.UndoGame, ev.StartGame, ev.Partner, ev.Leave, ev.Rest, ev.Back)
+
+
 @sign_in_required
 @require_POST
 def act(request: HttpRequest, pk: int) -> HttpResponse:
     """One tap: the event its button carries, applied if the engine allows it now."""
     found = _table(pk)
     require(can_record_at(request.user, found))
-    form = ActForm(request.POST)
+    return _formed(
+        request, found, "act_form", ActForm(request.POST), lambda f: f.cleaned_data["event"]
+    )
+
+
+def _formed(
+    request: HttpRequest, found: Table, slot: str, form: Any, event_of: Any
+) -> HttpResponse:
+    """A form that makes one event (a tap, the opening, a deal, a result, the box's
+    doubles); the service's refusal shown on the page in words (409: the table changed)."""
+    status = 400
     if form.is_valid():
-        event = form.cleaned_data["event"]
-        careful = isinstance(event, (ev.UndoGame, ev.StartGame, ev.Partner, ev.Leave))
+        event = event_of(form)
+        careful = slot != "act_form" or isinstance(event, WHOLE_TABLE)
         try:
             table_act(
                 user=request.user,
@@ -459,32 +480,10 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             form.add_error(None, error)
+            status = 409 if isinstance(error, TableChanged) else 400
         else:
-            names = Names(
-                {str(s.player_id): s.player.name for s in found.seats.select_related("player")}
-            )
-            return _done(request, found, said(ev_describe(event), names))
-    return _page(request, found, 400, act_form=form)
-
-
-def _formed(
-    request: HttpRequest, found: Table, slot: str, form: Any, event_of: Any
-) -> HttpResponse:
-    """A form that makes one event (the opening, a deal, a result, the box's doubles)."""
-    if form.is_valid():
-        try:
-            event = event_of(form)
-            table_act(
-                user=request.user, table=found, event=event, version=form.cleaned_data["version"]
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            names = Names(
-                {str(s.player_id): s.player.name for s in found.seats.select_related("player")}
-            )
-            return _done(request, found, said(ev_describe(event), names))
-    return _page(request, found, 400, **{slot: form})
+            return _done(request, found, said(ev_describe(event), _names(found)))
+    return _page(request, found, status, **{slot: form})
 
 
 @sign_in_required
@@ -508,7 +507,7 @@ def box_doubles(request: HttpRequest, pk: int) -> HttpResponse:
     require(can_record_at(request.user, found))
     chouette = table_chouette(found)
     playing = list(chouette.game.playing) if chouette.game is not None else []
-    names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+    names = _names(found)
     form = BoxDoublesForm(request.POST, members=[(m, names.of(m)) for m in playing])
     return _formed(request, found, "box_form", form, lambda f: f.event())
 
@@ -520,7 +519,7 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
     found = _table(pk)
     require(can_record_at(request.user, found))
     chouette = table_chouette(found)
-    names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+    names = _names(found)
     playing = list(chouette.game.playing) if chouette.game is not None else []
     form = DealForm(request.POST, members=[(m, names.of(m)) for m in playing])
     return _formed(request, found, "deal_form", form, lambda f: f.event())
@@ -622,7 +621,7 @@ def correct(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     found = _table(pk)
     require(can_correct_table(request.user, found))
     row = get_object_or_404(found.events, seq=seq)
-    names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+    names = _names(found)
     before = ev.from_dict(row.data)
     form = answer_form_for(before, request.POST or None, names=names, version=found.version)
     if request.method == "POST" and form.is_valid():
