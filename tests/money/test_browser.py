@@ -214,4 +214,4 @@ def test_a_four_player_multiple_cube_game_answered_on_two_phones(
     }
     assert values == {"Bruno": "1", "Carla": "2"}
     # the Italian phone speaks the seed's words
-    assert said("it", "Captain") in dario_phone.locator("#lineup").inner_text()
+    assert said("it", "Captain") in dario_phone.locator("#lineup").text_content()
