@@ -18,17 +18,31 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from rules.chouette.events import (
+    Answer,
+    BoxAnswers,
+    BoxDoubles,
+    Deal,
+    End,
+    Event,
+    Opening,
+    from_dict,
+)
+from rules.chouette.settings import BoxKeeping, ChouetteSettings, Consultation, CubeMode
 
 from club.forms import NameField, PlayerChoiceField, PlayerMultipleChoiceField
 from club.models import Player
 from matches.forms import VersionedForm
-from rules.chouette.events import Answer, BoxAnswers, BoxDoubles, Deal, End, Event, Opening, from_dict
-from rules.chouette.settings import BoxKeeping, ChouetteSettings, Consultation, CubeMode
 from rules.errors import RulesError
 from rules.money import Level, MoneyRules
 
+from .services.tables import MAX_STAKE_CENTS
+
 CUBE_CHOICES = [
-    (CubeMode.SINGLE.value, gettext_lazy("Single cube: the box doubles the whole team (Galore 3.3)")),
+    (
+        CubeMode.SINGLE.value,
+        gettext_lazy("Single cube: the box doubles the whole team (Galore 3.3)"),
+    ),
     (CubeMode.MULTIPLE.value, gettext_lazy("Multiple cubes: a cube for each member (Galore 3.5)")),
 ]
 CONSULTATION_CHOICES = [
@@ -37,8 +51,14 @@ CONSULTATION_CHOICES = [
     (Consultation.AFTER_CUBE.value, gettext_lazy("Only after the cube has been turned")),
 ]
 BOX_KEEPING_CHOICES = [
-    (BoxKeeping.CAPTAIN.value, gettext_lazy("The box keeps the box unless it loses to the captain")),
-    (BoxKeeping.NET.value, gettext_lazy("The box keeps the box unless it loses on the game overall")),
+    (
+        BoxKeeping.CAPTAIN.value,
+        gettext_lazy("The box keeps the box unless it loses to the captain"),
+    ),
+    (
+        BoxKeeping.NET.value,
+        gettext_lazy("The box keeps the box unless it loses on the game overall"),
+    ),
 ]
 MAX_CUBE_CHOICES = [("", gettext_lazy("No limit"))] + [(str(2**n), str(2**n)) for n in range(1, 8)]
 LEVEL_CHOICES = [
@@ -48,7 +68,6 @@ LEVEL_CHOICES = [
 ]
 WINNER_CHOICES = [("box", gettext_lazy("The box")), ("team", gettext_lazy("The team"))]
 DIE_CHOICES = [(str(n), str(n)) for n in range(1, 7)]
-MOST_CENTS = 10**7  # a stake of 100,000 a point: beyond any club's evening, and any column
 
 
 class StakeField(forms.DecimalField):
@@ -60,7 +79,7 @@ class StakeField(forms.DecimalField):
         kwargs.setdefault("required", False)
         super().__init__(
             min_value=Decimal(0),
-            max_value=Decimal(MOST_CENTS) / 100,
+            max_value=Decimal(MAX_STAKE_CENTS) / 100,
             max_digits=9,
             decimal_places=2,
             localize=True,
@@ -366,7 +385,9 @@ class DealForm(VersionedForm):
 
     def event(self) -> Deal:
         data = self.cleaned_data
-        return Deal(members=tuple(data["members"]), points=data["points"], box_wins=data["box_wins"])
+        return Deal(
+            members=tuple(data["members"]), points=data["points"], box_wins=data["box_wins"]
+        )
 
 
 class EndForm(VersionedForm):
@@ -448,7 +469,9 @@ class OpeningCorrectForm(VersionedForm):
             )
 
     def corrected(self, before: Event) -> Event:
-        return Opening(rolls=tuple((pid, self.cleaned_data[f"die_{pid}"]) for pid, _n in self.players))
+        return Opening(
+            rolls=tuple((pid, self.cleaned_data[f"die_{pid}"]) for pid, _n in self.players)
+        )
 
 
 CorrectionForm = (

@@ -126,7 +126,10 @@ def join(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 table_join(
-                    user=request.user, table=table, player=me, stake_cents=form.cleaned_data["stake"]
+                    user=request.user,
+                    table=table,
+                    player=me,
+                    stake_cents=form.cleaned_data["stake"],
                 )
             except ValidationError as error:
                 form.add_error(None, error)

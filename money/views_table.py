@@ -27,6 +27,9 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rules.chouette import Chouette, describe
+from rules.chouette import events as ev
+from rules.chouette.settings import CubeMode
 
 from club.policy import (
     can_correct_table,
@@ -38,15 +41,11 @@ from club.policy import (
 )
 from club.words import say
 from matches.forms import VersionForm
-from rules.chouette import events as ev
-from rules.chouette.session import Chouette
-from rules.chouette.settings import CubeMode
 from rules.messages import Message
 
 from .forms import (
     ActForm,
     BoxDoublesForm,
-    CorrectForm,
     DealForm,
     EndForm,
     OpeningForm,
@@ -57,6 +56,7 @@ from .forms import (
 from .models import Table, TableKind
 from .queries import table_chouette, table_lineup_rows, table_log, table_totals
 from .services import (
+    TableChanged,
     table_act,
     table_close,
     table_correct,
@@ -85,6 +85,7 @@ def role_labels() -> dict[str, str]:
         "captain": _("Captain"),
         "team": _("Team"),
         "resting": _("Resting"),
+        "waiting": _("Seated"),
     }
 
 
@@ -114,8 +115,8 @@ class CubeRow:
     name: str
     value: int
     where: str  # in the centre, the box's, the member's
-    offered: str  # who offered it and is waiting: "", "box", "member"
-    waiting: bool  # this member (or the box, on their cube) must answer now
+    offer: str  # "" or what waits: "the box doubles to 4", "Anna doubles to 4"
+    waiting: bool  # an offer on this cube waits for its answer
     mine: bool
 
 
@@ -193,8 +194,6 @@ def button_label(event: ev.Event, chouette: Chouette, names: Names) -> str:
 
 
 def ev_describe(event: ev.Event) -> Message:
-    from rules.chouette.session import describe
-
     return describe(event)
 
 
@@ -266,23 +265,33 @@ def cube_rows(chouette: Chouette, names: Names, me: str | None) -> list[CubeRow]
         cube = game.cubes.get(member)
         if cube is None:
             continue
+        name = names.of(member)
+        offer = ""
+        if cube.offered_by == "box":
+            offer = _("the box doubles to %(cube)s: %(name)s answers") % {
+                "cube": cube.value * 2,
+                "name": name,
+            }
+        elif cube.offered_by is not None:
+            offer = _("%(name)s doubles to %(cube)s: the box answers") % {
+                "cube": cube.value * 2,
+                "name": name,
+            }
         rows.append(
             CubeRow(
                 member=member,
-                name=names.of(member),
+                name=name,
                 value=cube.value,
                 where=where.get(cube.owner, str(cube.owner)),
-                offered=cube.offered_by or "",
-                waiting=member in game.awaiting,
+                offer=offer,
+                waiting=cube.offered_by is not None,
                 mine=member == me,
             )
         )
     return rows
 
 
-def table_context(
-    request: HttpRequest, table: Table, **forms: Any
-) -> dict[str, Any]:
+def table_context(request: HttpRequest, table: Table, **forms: Any) -> dict[str, Any]:
     """Everything the table's page and its region show."""
     seats = list(table.seats.select_related("player").order_by("joined", "pk"))
     names = Names({str(seat.player_id): seat.player.name for seat in seats})
@@ -302,29 +311,43 @@ def table_context(
         "is_chouette": table.kind == TableKind.CHOUETTE,
         "seats": seats,
         "lineup": [
-            {"role": row.role, "label": labels.get(row.role, row.role), "player": row.player,
-             "mine": str(row.player.pk) == me}
+            {
+                "role": row.role,
+                "label": labels.get(row.role, row.role),
+                "player": row.player,
+                "mine": str(row.player.pk) == me,
+            }
             for row in lineup_rows
         ],
         "game": game,
         "awaiting": [
-            _("the box") if who == "box" else names.of(who) for who in (game.awaiting if game else ())
+            _("the box") if who == "box" else names.of(who)
+            for who in (game.awaiting if game else ())
         ],
         "cubes": cube_rows(chouette, names, me),
         "totals": [
-            {"player": row.player, "points": row.points, "money": euros(row.cents),
-             "mine": str(row.player.pk) == me}
+            {
+                "player": row.player,
+                "points": row.points,
+                "money": euros(row.cents),
+                "mine": str(row.player.pk) == me,
+            }
             for row in table_totals(table)
         ],
         "log": [
-            {"seq": row.seq, "game": row.game, "text": said(row.message, names),
-             "author": row.author_name, "created": row.created}
+            {
+                "seq": row.seq,
+                "game": row.game,
+                "text": said(row.message, names),
+                "author": row.author_name,
+                "created": row.created,
+            }
             for row in table_log(table)
         ],
         "me": me,
         "may_record": may_record,
         "may_correct": can_correct_table(request.user, table),
-        "may_seat": open_ and _may_seat(request.user, table),
+        "may_seat": may_record,  # a guest without a phone, brought by anyone at the table
         "join_url": request.build_absolute_uri(reverse("money:join") + f"?code={table.code}"),
         "refresh_seconds": refresh_seconds(),
         "page_path": reverse("money:table", args=[table.pk]),
@@ -338,7 +361,7 @@ def table_context(
             context["box_form"] = forms.get("box_form") or BoxDoublesForm(
                 members=[(m, names.of(m)) for m in box_may_double], initial=version
             )
-        if chouette.lineup is None or not lineup_rows:
+        if not lineup_rows or lineup_rows[0].role == "waiting":
             players = [seat.player for seat in seats]
             if len(players) >= 2:
                 context["opening_form"] = forms.get("opening_form") or OpeningForm(
@@ -368,12 +391,6 @@ def table_context(
     )
     context["stakes"] = [(seat.player, euros(seat.stake_cents)) for seat in seats]
     return context
-
-
-def _may_seat(user: Any, table: Table) -> bool:
-    """A seated player records at the table; seating someone else (a player without a
-    phone) is the creator's or a director's."""
-    return table.created_by_id == getattr(user, "pk", None) or can_correct_table(user, table)
 
 
 def _content_asked(request: HttpRequest) -> bool:
@@ -424,16 +441,36 @@ def _done(request: HttpRequest, table: Table, text: str) -> HttpResponse:
     return redirect(reverse("money:table", args=[table.pk]) + "#live")
 
 
+def _names(table: Table) -> Names:
+    return Names({str(s.player_id): s.player.name for s in table.seats.select_related("player")})
+
+
+# a tap of these carries the page's version: it changes what the others are looking at (the
+# order, the game as a whole), so a page out of date must look again; an answer or a double
+# is checked by the engine alone (two members answering at once must both get through)
+WHOLE_TABLE = (ev.UndoGame, ev.StartGame, ev.Partner, ev.Leave, ev.Rest, ev.Back)
+
+
 @sign_in_required
 @require_POST
 def act(request: HttpRequest, pk: int) -> HttpResponse:
     """One tap: the event its button carries, applied if the engine allows it now."""
     found = _table(pk)
     require(can_record_at(request.user, found))
-    form = ActForm(request.POST)
+    return _formed(
+        request, found, "act_form", ActForm(request.POST), lambda f: f.cleaned_data["event"]
+    )
+
+
+def _formed(
+    request: HttpRequest, found: Table, slot: str, form: Any, event_of: Any
+) -> HttpResponse:
+    """A form that makes one event (a tap, the opening, a deal, a result, the box's
+    doubles); the service's refusal shown on the page in words (409: the table changed)."""
+    status = 400
     if form.is_valid():
-        event = form.cleaned_data["event"]
-        careful = isinstance(event, (ev.UndoGame, ev.StartGame, ev.Partner, ev.Leave))
+        event = event_of(form)
+        careful = slot != "act_form" or isinstance(event, WHOLE_TABLE)
         try:
             table_act(
                 user=request.user,
@@ -443,28 +480,10 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             form.add_error(None, error)
+            status = 409 if isinstance(error, TableChanged) else 400
         else:
-            names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
-            return _done(request, found, said(ev_describe(event), names))
-    return _page(request, found, 400, act_form=form)
-
-
-def _formed(
-    request: HttpRequest, found: Table, slot: str, form: Any, event_of: Any
-) -> HttpResponse:
-    """A form that makes one event (the opening, a deal, a result, the box's doubles)."""
-    if form.is_valid():
-        try:
-            event = event_of(form)
-            table_act(
-                user=request.user, table=found, event=event, version=form.cleaned_data["version"]
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
-            return _done(request, found, said(ev_describe(event), names))
-    return _page(request, found, 400, **{slot: form})
+            return _done(request, found, said(ev_describe(event), _names(found)))
+    return _page(request, found, status, **{slot: form})
 
 
 @sign_in_required
@@ -473,7 +492,9 @@ def opening(request: HttpRequest, pk: int) -> HttpResponse:
     """The opening roll: the order of the chouette (Galore 3.1)."""
     found = _table(pk)
     require(can_record_at(request.user, found))
-    players = [seat.player for seat in found.seats.select_related("player").order_by("joined", "pk")]
+    players = [
+        seat.player for seat in found.seats.select_related("player").order_by("joined", "pk")
+    ]
     form = OpeningForm(request.POST, players=players)
     return _formed(request, found, "opening_form", form, lambda f: f.event())
 
@@ -486,7 +507,7 @@ def box_doubles(request: HttpRequest, pk: int) -> HttpResponse:
     require(can_record_at(request.user, found))
     chouette = table_chouette(found)
     playing = list(chouette.game.playing) if chouette.game is not None else []
-    names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+    names = _names(found)
     form = BoxDoublesForm(request.POST, members=[(m, names.of(m)) for m in playing])
     return _formed(request, found, "box_form", form, lambda f: f.event())
 
@@ -498,7 +519,7 @@ def deal(request: HttpRequest, pk: int) -> HttpResponse:
     found = _table(pk)
     require(can_record_at(request.user, found))
     chouette = table_chouette(found)
-    names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+    names = _names(found)
     playing = list(chouette.game.playing) if chouette.game is not None else []
     form = DealForm(request.POST, members=[(m, names.of(m)) for m in playing])
     return _formed(request, found, "deal_form", form, lambda f: f.event())
@@ -528,13 +549,16 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 def seat(request: HttpRequest, pk: int) -> HttpResponse:
     """A player seated by the creator or a director: they join at the bottom."""
     found = _table(pk)
-    require(can_record_at(request.user, found) and _may_seat(request.user, found))
+    require(can_record_at(request.user, found))
     form = SeatForm(request.POST, seated=list(found.seats.values_list("player_id", flat=True)))
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
             table_join(
-                user=request.user, table=found, player=player, stake_cents=form.cleaned_data["stake"]
+                user=request.user,
+                table=found,
+                player=player,
+                stake_cents=form.cleaned_data["stake"],
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -555,7 +579,10 @@ def stake(request: HttpRequest, pk: int) -> HttpResponse:
         require(can_set_stake(request.user, found, player))
         try:
             table_set_stake(
-                user=request.user, table=found, player=player, stake_cents=form.cleaned_data["stake"]
+                user=request.user,
+                table=found,
+                player=player,
+                stake_cents=form.cleaned_data["stake"],
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -573,6 +600,8 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     found = _table(pk)
     require(can_record_at(request.user, found))
     form = VersionForm(request.POST)
+    if form.is_valid() and form.cleaned_data["version"] != found.version:
+        form.add_error(None, _("The table changed meanwhile: look at it again, then close it."))
     if form.is_valid():
         try:
             table_close(user=request.user, table=found)
@@ -592,7 +621,7 @@ def correct(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
     found = _table(pk)
     require(can_correct_table(request.user, found))
     row = get_object_or_404(found.events, seq=seq)
-    names = Names({str(s.player_id): s.player.name for s in found.seats.select_related("player")})
+    names = _names(found)
     before = ev.from_dict(row.data)
     form = answer_form_for(before, request.POST or None, names=names, version=found.version)
     if request.method == "POST" and form.is_valid():
