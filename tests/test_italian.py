@@ -44,6 +44,7 @@ SHARED_WORDS = {
     "bar",
     "beaver",
     "box",  # the chouette's box: Galore 3.1 says box in Italian too
+    "chouette",
     "extra",  # Galore 3.4: "cubi extra"
     "buchholz",
     "crawford",
