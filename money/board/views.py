@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from club.policy import sign_in_required
+from club.policy import can_record_at, sign_in_required
 from matches.board.drawing import board_buttons, board_drawing
 from matches.board.views import board_orientation, requested_view
 from matches.forms import RESIGNED
@@ -306,6 +306,7 @@ def _int(value: str | None) -> int | None:
         return None
 
 
+@sign_in_required  # a table's pages are for the signed in, as the table's own page
 @require_GET
 def table_board(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=pk)
@@ -319,6 +320,8 @@ def table_board(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_board_act(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=pk)
+    if not can_record_at(request.user, table):
+        raise PermissionDenied  # a stranger to the table: nothing here is theirs to do
     seated = tuple(str(player) for player in table.seats.values_list("player_id", flat=True))
     form = MoneyBoardForm(request.POST, players=seated)
     error, status, chosen = "", 200, None

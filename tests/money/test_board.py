@@ -15,14 +15,16 @@ from money.queries import table_chouette, table_totals
 from money.services import table_act, table_join, table_start
 from rules.chouette import ChouetteSettings, Opening
 from rules.game import Phase
+from tests.money.test_permissions import walk_table
 
 pytestmark = pytest.mark.django_db
+__all__ = ["walk_table"]  # the walk's table (tests/money/test_permissions.py)
 
 NAMES = ("Anna Rossi", "Bruno Bianchi", "Carla Verdi", "Dario Neri")
 
 
 @pytest.fixture
-def people(django_user_model):
+def phones(django_user_model):
     """Four players, each with their own account (their own phone)."""
     from club.policy import SYSTEM
 
@@ -38,15 +40,15 @@ def people(django_user_model):
     return found
 
 
-def ids(people):
-    return list(people)
+def ids(phones):
+    return list(phones)
 
 
-def make_table(people, count, kind, settings=None):
+def make_table(phones, count, kind, settings=None):
     """A table of ``count`` players in NAMES' order: the first the box, the second captain."""
-    chosen = ids(people)[:count]
-    first_player, first_user = people[chosen[0]]
-    players = [people[key][0] for key in chosen]
+    chosen = ids(phones)[:count]
+    first_player, first_user = phones[chosen[0]]
+    players = [phones[key][0] for key in chosen]
     table = table_start(
         user=first_user,
         kind=kind,
@@ -56,7 +58,7 @@ def make_table(people, count, kind, settings=None):
     )
     if kind == "chouette":
         for key in chosen[1:]:
-            player, user = people[key]
+            player, user = phones[key]
             table_join(user=user, table=table, player=player)
     rolls = tuple((key, 6 - index) for index, key in enumerate(chosen))  # 6, 5, 4...: NAMES' order
     table_act(user=first_user, table=table, event=Opening(rolls))
@@ -76,28 +78,28 @@ def board_now(table):
     return money_board(table=Table.objects.get(pk=table.pk))
 
 
-def user_of(people, player_id):
-    return people[player_id][1]
+def user_of(phones, player_id):
+    return phones[player_id][1]
 
 
-def step(table, people):
+def step(table, phones):
     """One action by whoever must act now: the box for itself, the acting captain for the team."""
     board = board_now(table)
     game = board.game
     if game.phase is Phase.OPENING:
-        return act(table, user_of(people, board.side_player(BOX)), "opening")
-    user = user_of(people, board.side_player(game.acting))
+        return act(table, user_of(phones, board.side_player(BOX)), "opening")
+    user = user_of(phones, board.side_player(game.acting))
     if game.phase is Phase.ROLL:
         return act(table, user, "roll")
     return act(table, user, "play", play=game.legal_plays[0].notation)
 
 
-def play_until(table, people, done, limit=600):
+def play_until(table, phones, done, limit=600):
     for _ in range(limit):
         board = board_now(table)
         if done(board) or not board.playing:
             return board
-        step(table, people)
+        step(table, phones)
     raise AssertionError("the game did not get there")
 
 
@@ -105,16 +107,16 @@ def box_on_roll(board):
     return board.game.phase is Phase.ROLL and board.game.turn == BOX and board.game.turns[BOX] > 0
 
 
-def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(people):
+def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(phones):
     """Galore 2.8, WBF 25: the board's last play ends the game; its End event (winner, level
     from the final position) goes into the table's log, and the totals sum to zero."""
-    table = make_table(people, 2, "money")
-    box, captain = ids(people)[:2]
+    table = make_table(phones, 2, "money")
+    box, captain = ids(phones)[:2]
     assert table_chouette(table).lineup.box == box
-    act(table, user_of(people, captain), "start")
+    act(table, user_of(phones, captain), "start")
     # the first play by clicks: checker by checker, kept until it is confirmed
-    board = play_until(table, people, lambda b: b.game.phase is Phase.MOVE)
-    mover = user_of(people, board.side_player(board.game.acting))
+    board = play_until(table, phones, lambda b: b.game.phase is Phase.MOVE)
+    mover = user_of(phones, board.side_player(board.game.acting))
     fresh = Table.objects.get(pk=table.pk)
     pending = ()
     while True:
@@ -136,7 +138,7 @@ def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(people)
         user=mover, table=fresh, version=fresh.version, action="confirm", pending=pending
     )
     assert TableMove.objects.filter(table=table, data__act="play").count() == 1
-    board = play_until(table, people, lambda b: False)
+    board = play_until(table, phones, lambda b: False)
     assert board.game.over and board.live is None
     last = TableEvent.objects.filter(table=table).order_by("-seq").first().data
     assert last["kind"] == "end" and last["box_wins"] == (board.game.result.winner == BOX)
@@ -152,33 +154,33 @@ def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(people)
     assert totals[winner] == board.game.result.outcome.multiplier
 
 
-def test_a_chouette_game_the_box_doubles_one_drops_one_takes_the_new_captain_moves(people):
+def test_a_chouette_game_the_box_doubles_one_drops_one_takes_the_new_captain_moves(phones):
     """Galore 3.3: the box doubles, each member answers on their own; the captain drops and
     the member who takes captains for the rest of the game; the End scores only the taker."""
-    table = make_table(people, 3, "chouette")
-    box, captain, member = ids(people)[:3]
-    act(table, user_of(people, captain), "start")
-    board = play_until(table, people, box_on_roll)
+    table = make_table(phones, 3, "chouette")
+    box, captain, member = ids(phones)[:3]
+    act(table, user_of(phones, captain), "start")
+    board = play_until(table, phones, box_on_roll)
     assert set(board.live.playing) == {captain, member}
     with pytest.raises(PermissionDenied):  # a member never doubles for the box
-        act(table, user_of(people, member), "box-double")
-    act(table, user_of(people, box), "box-double")
+        act(table, user_of(phones, member), "box-double")
+    act(table, user_of(phones, box), "box-double")
     board = board_now(table)
     assert set(board.awaiting) == {captain, member}
     with pytest.raises(PermissionDenied):  # each member answers on their own phone
-        act(table, user_of(people, member), "answer", member=captain, answer="drop")
+        act(table, user_of(phones, member), "answer", member=captain, answer="drop")
     with pytest.raises(ValidationError):  # nobody rolls while the cube waits
-        act(table, user_of(people, box), "roll")
-    act(table, user_of(people, captain), "answer", member=captain, answer="drop")
-    act(table, user_of(people, member), "answer", member=member, answer="take")
+        act(table, user_of(phones, box), "roll")
+    act(table, user_of(phones, captain), "answer", member=captain, answer="drop")
+    act(table, user_of(phones, member), "answer", member=member, answer="take")
     board = board_now(table)
     assert board.live.playing == (member,) and board.captain == member
     assert board.live.cubes[member].value == 2 and board.live.cubes[member].owner == "member"
-    board = play_until(table, people, lambda b: b.game.phase is Phase.MOVE and b.game.turn == TEAM)
+    board = play_until(table, phones, lambda b: b.game.phase is Phase.MOVE and b.game.turn == TEAM)
     with pytest.raises(PermissionDenied):  # the captain who dropped moves no more
-        act(table, user_of(people, captain), "play", play=board.game.legal_plays[0].notation)
-    act(table, user_of(people, member), "play", play=board.game.legal_plays[0].notation)
-    board = play_until(table, people, lambda b: False)
+        act(table, user_of(phones, captain), "play", play=board.game.legal_plays[0].notation)
+    act(table, user_of(phones, member), "play", play=board.game.legal_plays[0].notation)
+    board = play_until(table, phones, lambda b: False)
     chouette = table_chouette(Table.objects.get(pk=table.pk))
     assert chouette.game is None and len(chouette.games) == 1
     totals = chouette.totals()
@@ -190,63 +192,64 @@ def test_a_chouette_game_the_box_doubles_one_drops_one_takes_the_new_captain_mov
 
 
 @pytest.fixture
-def doubled_table(people):
+def doubled_table(phones):
     """A three-player chouette in its first game, the team on roll (the box has played)."""
-    table = make_table(people, 3, "chouette")
-    act(table, user_of(people, ids(people)[1]), "start")
+    table = make_table(phones, 3, "chouette")
+    act(table, user_of(phones, ids(phones)[1]), "start")
     play_until(
         table,
-        people,
+        phones,
         lambda b: b.game.phase is Phase.ROLL and b.game.turn == TEAM and b.game.turns[BOX] > 0,
     )
     return table
 
 
-def test_refusals_a_member_moving_an_out_of_turn_double_a_stale_version(people, doubled_table):
+def test_refusals_a_member_moving_an_out_of_turn_double_a_stale_version(phones, doubled_table):
     """Galore 3.1: only the acting captain moves for the team; WBF 23: a double only on
     one's own turn, before rolling; a page drawn before the latest change acts on nothing."""
     table = doubled_table
-    box, captain, member = ids(people)[:3]
+    box, captain, member = ids(phones)[:3]
     with pytest.raises(PermissionDenied):
-        act(table, user_of(people, member), "roll")
+        act(table, user_of(phones, member), "roll")
     with pytest.raises(ValidationError) as refused:
-        act(table, user_of(people, box), "box-double")
+        act(table, user_of(phones, box), "box-double")
     assert "WBF 23" in refused.value.messages[0]
     stale = Table.objects.get(pk=table.pk)
-    act(table, user_of(people, captain), "roll")
+    act(table, user_of(phones, captain), "roll")
     with pytest.raises(BoardChanged):
         money_board_act(
-            user=user_of(people, captain), table=stale, version=stale.version, action="roll"
+            user=user_of(phones, captain), table=stale, version=stale.version, action="roll"
         )
 
 
-def test_refusals_through_the_page_are_answers_never_a_500(client, people, doubled_table):
+def test_refusals_through_the_page_are_answers_never_a_500(client, phones, doubled_table):
     table = doubled_table
-    box, captain, member = ids(people)[:3]
+    box, captain, member = ids(phones)[:3]
     url = reverse("money:table_board_act", args=[table.pk])
     version = Table.objects.get(pk=table.pk).version
-    client.force_login(user_of(people, member))
+    client.force_login(user_of(phones, member))
     response = client.post(url, {"action": "roll", "version": version})
     assert response.status_code == 403 and b'id="board-error"' in response.content
-    client.force_login(user_of(people, box))
+    client.force_login(user_of(phones, box))
     response = client.post(url, {"action": "box-double", "version": version})
     assert response.status_code == 400 and "WBF 23" in response.content.decode()
     response = client.post(url, {"action": "roll", "version": version - 1})
     assert response.status_code == 409
     response = client.post(url, {"action": "nonsense", "version": version})
     assert response.status_code == 400
-    client.force_login(user_of(people, captain))
+    client.force_login(user_of(phones, captain))
     response = client.post(url, {"action": "roll", "version": version})
     assert response.status_code == 302
     page = client.get(reverse("money:table_board", args=[table.pk])).content.decode()
     assert "<svg" in page and 'id="cubes"' in page
 
 
-def test_a_closed_game_s_board_is_shown_and_a_poll_with_the_version_is_204(
-    client, people, doubled_table
+def test_a_poll_with_the_current_version_is_answered_204_else_the_board(
+    client, phones, doubled_table
 ):
     table = Table.objects.get(pk=doubled_table.pk)
     url = reverse("money:table_board", args=[table.pk])
+    client.force_login(user_of(phones, ids(phones)[2]))
     response = client.get(url + f"?since={table.version}", HTTP_X_BOARD="1")
     assert response.status_code == 204
     response = client.get(url + f"?since={table.version - 1}", HTTP_X_BOARD="1")
@@ -254,35 +257,35 @@ def test_a_closed_game_s_board_is_shown_and_a_poll_with_the_version_is_204(
 
 
 def test_the_captain_doubles_the_box_takes_and_a_resignation_accepted_ends_the_game(
-    people, doubled_table
+    phones, doubled_table
 ):
     """Galore 3.3: with one cube the acting captain doubles for the team and the box answers;
     a resignation (common practice, valued as WBF 25) offered by the team and accepted by
     the box is the game's End, resigned, at the level given up times each member's cube."""
     table = doubled_table
-    box, captain, member = ids(people)[:3]
-    act(table, user_of(people, captain), "double")
+    box, captain, member = ids(phones)[:3]
+    act(table, user_of(phones, captain), "double")
     with pytest.raises(PermissionDenied):  # the box answers for itself
-        act(table, user_of(people, member), "box-answer", member=captain, answer="take")
+        act(table, user_of(phones, member), "box-answer", member=captain, answer="take")
     board = board_now(table)
     assert board.awaiting == ("box",)
     with pytest.raises(ValidationError):  # nobody rolls while the cube waits
-        act(table, user_of(people, captain), "roll")
-    act(table, user_of(people, box), "box-answer", member=captain, answer="take")
+        act(table, user_of(phones, captain), "roll")
+    act(table, user_of(phones, box), "box-answer", member=captain, answer="take")
     board = board_now(table)
     assert {cube.value for cube in board.live.cubes.values()} == {2}
     assert board.live.cubes[captain].owner == "box"
-    act(table, user_of(people, captain), "resign", level=2)
+    act(table, user_of(phones, captain), "resign", level=2)
     with pytest.raises(PermissionDenied):  # the team's resignation is the box's to accept
-        act(table, user_of(people, member), "accept")
-    act(table, user_of(people, box), "accept")
+        act(table, user_of(phones, member), "accept")
+    act(table, user_of(phones, box), "accept")
     last = TableEvent.objects.filter(table=table).order_by("-seq").first().data
     assert last == {"kind": "end", "box_wins": True, "level": "gammon", "resigned": True}
     totals = table_chouette(Table.objects.get(pk=table.pk)).totals()
     assert totals == {box: 8, captain: -4, member: -4}
 
 
-def test_equal_opening_dice_double_every_cube_when_the_table_allows_it(people, monkeypatch):
+def test_equal_opening_dice_double_every_cube_when_the_table_allows_it(phones, monkeypatch):
     """Galore 2.8: equal opening dice raise every cube, owned by nobody, as many times as the
     table agreed (here once); then the opening is rolled again (WBF 12)."""
     from dataclasses import replace
@@ -293,35 +296,56 @@ def test_equal_opening_dice_double_every_cube_when_the_table_allows_it(people, m
     rolls = iter([(3, 3), (4, 4), (5, 2)])
     monkeypatch.setattr(service, "_server_dice", lambda *args: next(rolls))
     settings = replace(ChouetteSettings(), money=MoneyRules(automatic_doubles=1))
-    table = make_table(people, 3, "chouette", settings)
-    box, captain = ids(people)[:2]
-    act(table, user_of(people, captain), "start")
-    act(table, user_of(people, box), "opening")
+    table = make_table(phones, 3, "chouette", settings)
+    box, captain = ids(phones)[:2]
+    act(table, user_of(phones, captain), "start")
+    act(table, user_of(phones, box), "opening")
     board = board_now(table)
     assert board.game.phase is Phase.OPENING
     assert {(c.value, c.owner) for c in board.live.cubes.values()} == {(2, None)}
-    act(table, user_of(people, captain), "opening")  # 4-4: no second automatic double
+    act(table, user_of(phones, captain), "opening")  # 4-4: no second automatic double
     assert {c.value for c in board_now(table).live.cubes.values()} == {2}
-    board = act(table, user_of(people, box), "opening")
+    board = act(table, user_of(phones, box), "opening")
     assert board.game.phase is Phase.MOVE and board.game.turn == BOX  # the box rolled the 5
     kinds = list(TableEvent.objects.filter(table=table).values_list("data__kind", flat=True))
     assert kinds.count("automatic-double") == 1
 
 
-def test_a_game_undone_and_begun_again_starts_from_the_opening(people, doubled_table):
+def test_a_game_undone_and_begun_again_starts_from_the_opening(phones, doubled_table):
     """An undo drops the game whole (the table's log keeps a line for it): the board's next
     attempt at the same game number starts from the opening roll, and the first attempt's
     moves stay on record."""
     from rules.chouette import UndoGame
 
     table = doubled_table
-    box, captain = ids(people)[:2]
+    box, captain = ids(phones)[:2]
     before = TableMove.objects.filter(table=table).count()
-    table_act(user=user_of(people, box), table=Table.objects.get(pk=table.pk), event=UndoGame())
+    table_act(user=user_of(phones, box), table=Table.objects.get(pk=table.pk), event=UndoGame())
     assert board_now(table).game is None
-    act(table, user_of(people, captain), "start")
+    act(table, user_of(phones, captain), "start")
     board = board_now(table)
     assert board.number == 1 and board.game.phase is Phase.OPENING and not board.game.log
-    act(table, user_of(people, box), "opening")
+    act(table, user_of(phones, box), "opening")
     assert TableMove.objects.filter(table=table).count() > before
     assert board_now(table).game.log[0].act.value == "opening roll"
+
+
+def test_the_board_s_urls_as_every_role(client, walk_table):
+    """The walk of tests/money/test_permissions.py for the board's two URLs: signed-in
+    visitors read it; those who record at the table are refused in words (a stale version,
+    a form no page sends), anyone else 403; a visitor signs in first."""
+    from tests.money.test_permissions import JUNK, ROLES
+
+    table = walk_table["table"]
+    routes = [("board", "get", {200}), ("board", "post", {405}), ("act", "get", {405})]
+    for role in ROLES:
+        client.logout()
+        if role != "anonymous":
+            client.force_login(walk_table[role])
+        records = role in ("seated", "creator", "director")
+        for name, method, wanted in [*routes, ("act", "post", {400, 409} if records else {403})]:
+            url = reverse(f"money:table_board{'_act' if name == 'act' else ''}", args=[table.pk])
+            before = Table.objects.get(pk=table.pk).version
+            response = getattr(client, method)(url, {**JUNK, "action": "roll"})
+            assert response.status_code in ({302} if role == "anonymous" else wanted), (role, url)
+            assert Table.objects.get(pk=table.pk).version == before

@@ -15,9 +15,9 @@ from money.board.state import BOX, TEAM
 from money.models import Table, TableMove
 from rules.game import Phase
 from tests.conftest import CHROMIUM
-from tests.money.test_board import act, board_now, ids, make_table, people, play_until, user_of
+from tests.money.test_board import act, board_now, ids, make_table, phones, play_until, user_of
 
-__all__ = ["people"]  # the fixture, shared with the service tests
+__all__ = ["phones"]  # the fixture, shared with the service tests
 
 pytestmark = [
     pytest.mark.browser,
@@ -53,20 +53,20 @@ def click(page, target):
 
 
 def test_captain_moves_on_a_phone_a_member_answers_in_italian_the_box_sees_both_cubes(
-    browser, site, people
+    browser, site, phones
 ):
-    table = make_table(people, 3, "chouette")
-    box, captain, member = ids(people)[:3]
-    act(table, user_of(people, captain), "start")
+    table = make_table(phones, 3, "chouette")
+    box, captain, member = ids(phones)[:3]
+    act(table, user_of(phones, captain), "start")
     play_until(
         table,
-        people,
+        phones,
         lambda b: b.game.phase is Phase.ROLL and b.game.turn == TEAM and b.game.turns[BOX] > 0,
     )
     url = f"{site.url}/tables/{table.pk}/board/"
 
     # the captain rolls and moves for the team, on a 390 px phone
-    captain_page = phone(browser, site, user_of(people, captain))
+    captain_page = phone(browser, site, user_of(phones, captain))
     captain_page.goto(url)
     assert captain_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     plays = TableMove.objects.filter(table=table, data__act="play").count()
@@ -79,16 +79,16 @@ def test_captain_moves_on_a_phone_a_member_answers_in_italian_the_box_sees_both_
         click(captain_page, captain_page.locator("a.target.source").first)
         click(captain_page, captain_page.locator("button.target.destination").first)
     assert TableMove.objects.filter(table=table, data__act="play").count() == plays + 1
-    play_until(table, people, lambda b: b.game.phase is Phase.ROLL and b.game.turn == BOX)
+    play_until(table, phones, lambda b: b.game.phase is Phase.ROLL and b.game.turn == BOX)
 
     # the box doubles the team from its own page (a laptop), which lists each member's cube
-    box_page = phone(browser, site, user_of(people, box), width=1280)
+    box_page = phone(browser, site, user_of(phones, box), width=1280)
     box_page.goto(url)
     click(box_page, box_page.get_by_role("button", name="Double the team to 2"))
     assert box_page.locator("#cubes li.awaiting").count() == 2
 
     # the member answers on their own phone, in Italian
-    member_page = phone(browser, site, user_of(people, member), lang="it")
+    member_page = phone(browser, site, user_of(phones, member), lang="it")
     member_page.goto(url)
     assert member_page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     click(member_page, member_page.get_by_role("button", name="Accetta"))
