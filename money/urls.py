@@ -1,8 +1,9 @@
 """The tables: chouettes and money sessions, under /tables/ (issue 27)."""
 
-from django.urls import include, path
+from django.urls import path
 
 from . import views, views_print, views_table
+from .board.urls import urlpatterns as board_patterns
 
 app_name = "money"
 
@@ -23,5 +24,5 @@ urlpatterns = [
     path("<int:pk>/close/", views_table.close, name="close"),
     path("<int:pk>/settlement/", views_print.settlement, name="settlement"),
     path("<int:pk>/correct/<int:seq>/", views_table.correct, name="correct"),
-    path("", include("money.board.urls")),  # the board: <pk>/board/ (money/board/urls.py)
+    *board_patterns,  # the board: <pk>/board/ (money/board/urls.py)
 ]
