@@ -118,6 +118,17 @@ class MoneyBoard:
         lineup = self.chouette.lineup
         return lineup.box if lineup is not None else None
 
+    @property
+    def roles(self) -> tuple[str | None, str | None, str | None]:
+        """The box, its partner and the acting captain of the game shown: the live game's,
+        or the last finished one's (the order has rotated since, Galore 3.1)."""
+        if self.live is not None:
+            return self.live.box, self.live.partner, self.live.acting_captain
+        games = self.chouette.games
+        if games:
+            return games[-1].box, games[-1].partner, games[-1].acting_captain
+        return self.box, None, None
+
     def side_player(self, side: int) -> str | None:
         """The player who acts for a side of the board: the box, or the acting captain."""
         return self.box if side == BOX else self.captain

@@ -121,11 +121,9 @@ def _sides(seat: Seat, board: MoneyBoard) -> frozenset[int]:
         return frozenset({BOX, TEAM})
     if seat.player is None:
         return frozenset()
-    if seat.player == board.box:
+    if seat.player in board.roles[:2]:  # the partner shares the box's side (Galore 3.6)
         return frozenset({BOX})
-    if board.live is not None and seat.player in board.live.cubes:
-        return frozenset({TEAM})
-    return frozenset()
+    return frozenset({TEAM})  # a member of the team, or resting: the team's side
 
 
 def _acting_sides(seat: Seat, board: MoneyBoard) -> frozenset[int]:
@@ -138,7 +136,7 @@ def _context(
 ) -> dict[str, Any]:
     names = _names(table)
     game, live = board.game, board.live
-    allowed = board.chouette.allowed() if live is not None else ()
+    allowed = board.chouette.allowed()
     box = board.box or ""
     view = requested_view(request)
     context: dict[str, Any] = {
@@ -149,7 +147,7 @@ def _context(
         "seat": seat,
         "may_start": (seat.director or seat.player is not None)
         and live is None
-        and any(isinstance(event, StartGame) for event in allowed or board.chouette.allowed()),
+        and any(isinstance(event, StartGame) for event in allowed),
         "levels": RESIGNED,
         "view": view,
         "view_query": f"?view={view}" if view else "",
@@ -159,7 +157,8 @@ def _context(
         return context
     sides = _sides(seat, board)
     acting = _acting_sides(seat, board)
-    captain = board.captain or (board.chouette.games[-1].captain if board.chouette.games else "")
+    shown_box, captain = board.roles[0], board.roles[2] or ""
+    box = shown_box or box
     players = (names.get(box, box), names.get(captain, captain))
     member = seat.player if seat.player in (live.cubes if live else {}) else None
     cube = shown_cube(board, member)
