@@ -261,41 +261,10 @@ def _apply(
     if not board.playing or game is None:
         raise ValidationError(_("No game is being played on the board: start one."))
     if action in ("box-double", "double"):
-        side = BOX if action == "box-double" else TEAM
-        refusal = game.double_refusal(side)  # only on one's own turn, before rolling (WBF 23)
-        if refusal is not None:
-            raise ValidationError(sentence(refusal))
-        if board.awaiting:
-            raise ValidationError(_("A double waits for its answer: nobody doubles meanwhile."))
-        if side == BOX:
-            if not seat.is_(board.box):
-                raise PermissionDenied
-            event: Event = BoxDoubles(
-                tuple(members) or tuple(board.live.playing if board.live else ())
-            )
-        else:
-            doubler = member or board.captain or ""
-            if not seat.is_(doubler):
-                raise PermissionDenied
-            event = MemberDoubles(doubler)
-        _event(table, user, event)
+        _double(table, board, game, seat, user, action, members, member)
         return ()
     if action in ("answer", "raccoon", "box-answer"):
-        if member not in (board.live.playing if board.live else ()):
-            raise ValidationError(_("Choose a member still in the game."))
-        if action == "answer":
-            if not seat.is_(member):
-                raise PermissionDenied  # each member answers for themselves (Galore 3.3)
-            _check_answer(answer)
-            _event(table, user, Answer(member, answer))
-        else:
-            if not seat.is_(board.box):
-                raise PermissionDenied
-            if action == "raccoon":
-                _event(table, user, Raccoon(member))
-            else:
-                _check_answer(answer)
-                _event(table, user, BoxAnswers(member, answer))
+        _answer(table, board, seat, user, action, member, answer)
         return ()
     # the checkers and the resignations: the game's acting side, the box or the acting captain
     acting = game.acting
@@ -351,9 +320,63 @@ def _apply(
     return pending
 
 
-def _check_answer(answer: str) -> None:
+def _double(
+    table: Table,
+    board: MoneyBoard,
+    game: Game,
+    seat: Seat,
+    user: Actor,
+    action: str,
+    members: Sequence[str],
+    member: str,
+) -> None:
+    """The box doubles (these members, else all still in), or a member doubles the box:
+    with one cube the acting captain for the team (Galore 3.3), with a cube each, their own
+    (3.5). Only on the doubler's own turn, before rolling (WBF 23), and never while another
+    double waits for its answer."""
+    if action == "box-double":
+        side, doubler = BOX, board.box
+    else:
+        side, doubler = TEAM, member or board.captain
+    if not seat.is_(doubler):
+        raise PermissionDenied
+    refusal = game.double_refusal(side)
+    if refusal is not None:
+        raise ValidationError(sentence(refusal))
+    if board.awaiting:
+        raise ValidationError(_("A double waits for its answer: nobody doubles meanwhile."))
+    playing = board.live.playing if board.live is not None else ()
+    event: Event
+    if side == BOX:
+        event = BoxDoubles(tuple(members) or tuple(playing))
+    else:
+        event = MemberDoubles(doubler or "")
+    _event(table, user, event)
+
+
+def _answer(
+    table: Table,
+    board: MoneyBoard,
+    seat: Seat,
+    user: Actor,
+    action: str,
+    member: str,
+    answer: str,
+) -> None:
+    """A member answers the box's double on their own phone (Galore 3.3); the box answers a
+    member's double, or turns a beavered cube again (a raccoon, Galore 5.4)."""
+    if member not in (board.live.playing if board.live is not None else ()):
+        raise ValidationError(_("Choose a member still in the game."))
+    if not seat.is_(member if action == "answer" else board.box):
+        raise PermissionDenied
+    if action == "raccoon":
+        _event(table, user, Raccoon(member))
+        return
     if answer not in ANSWERS:
         raise ValidationError(_("Answer take, drop or beaver."))
+    _event(
+        table, user, Answer(member, answer) if action == "answer" else BoxAnswers(member, answer)
+    )
 
 
 def _typed(turn: Turn, play: str) -> Moves:

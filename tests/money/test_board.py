@@ -349,3 +349,35 @@ def test_the_board_s_urls_as_every_role(client, walk_table):
             response = getattr(client, method)(url, {**JUNK, "action": "roll"})
             assert response.status_code in ({302} if role == "anonymous" else wanted), (role, url)
             assert Table.objects.get(pk=table.pk).version == before
+
+
+def test_multiple_cubes_the_box_doubles_one_member_and_the_page_offers_each(client, phones):
+    """Galore 3.5: with a cube each, the box may double some members and not others; its
+    page offers a box for each member it may double; a member doubles their own cube."""
+    from dataclasses import replace
+
+    from rules.chouette import CubeMode
+
+    settings = replace(ChouetteSettings(), cubes=CubeMode.MULTIPLE)
+    table = make_table(phones, 3, "chouette", settings)
+    box, captain, member = ids(phones)[:3]
+    act(table, user_of(phones, captain), "start")
+    play_until(table, phones, box_on_roll)
+    client.force_login(user_of(phones, box))
+    page = client.get(reverse("money:table_board", args=[table.pk])).content.decode()
+    assert page.count('type="checkbox" name="members"') == 2
+    act(table, user_of(phones, box), "box-double", members=(member,))
+    board = board_now(table)
+    assert board.awaiting == (member,) and board.live.cubes[captain].offered_by is None
+    act(table, user_of(phones, member), "answer", member=member, answer="take")
+    board = play_until(table, phones, lambda b: b.game.phase is Phase.ROLL and b.game.turn == TEAM)
+    with pytest.raises(PermissionDenied):  # a member doubles only their own cube
+        act(table, user_of(phones, member), "double", member=captain)
+    act(table, user_of(phones, captain), "double", member=captain)
+    assert board_now(table).awaiting == ("box",)
+    with pytest.raises(PermissionDenied):  # the box answers for itself
+        act(table, user_of(phones, member), "box-answer", member=captain, answer="take")
+    act(table, user_of(phones, box), "box-answer", member=captain, answer="take")
+    cubes = board_now(table).live.cubes
+    assert (cubes[captain].value, cubes[captain].owner) == (2, "box")
+    assert (cubes[member].value, cubes[member].owner) == (2, "member")
