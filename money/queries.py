@@ -165,6 +165,7 @@ def player_tables(player: Player) -> list[PlayerTableRow]:
     seats = (
         Seat.objects.filter(player=player)
         .select_related("table")
+        .prefetch_related("table__seats")
         .order_by("-table__created", "-table_id")
     )
     for seat in seats:

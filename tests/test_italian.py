@@ -620,8 +620,20 @@ AUDIT_SAMPLES = [
     (
         "table.corrected",
         {"table": "Venerdì sera", "seq": 3},
-        {"data": {"kind": "x"}, "said": {"key": "points", "params": {"count": 2}}},
-        {"data": {"kind": "x"}, "said": {"key": "points", "params": {"count": 4}}},
+        {
+            "data": {"kind": "end", "box_wins": True, "level": "single", "resigned": False},
+            "said": {
+                "key": "chouette-log-end-box-wins",
+                "params": {"level": {"key": "chouette-level-single", "params": {}}},
+            },
+        },
+        {
+            "data": {"kind": "end", "box_wins": False, "level": "gammon", "resigned": False},
+            "said": {
+                "key": "chouette-log-end-team-wins",
+                "params": {"level": {"key": "chouette-level-gammon", "params": {}}},
+            },
+        },
     ),
     (
         "table.stake",

@@ -8,10 +8,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from club.actors import Actor
-from club.audit import audit_for_subject, audit_sentence
-from rules.chouette.events import Event, Opening
+from club.audit import actor_name, audit_for_subject, audit_sentence
+from club.words import say
+from rules.chouette import describe
+from rules.chouette.events import Event, Opening, from_dict
 
-from ..log import event_players
+from ..log import event_players, player_names
 from ..models import Table, TableEvent
 
 
@@ -25,15 +27,27 @@ def locked(table: Table, version: int | None = None) -> Table:
     page was drawn from (None: a caller with no page, which acts on what it sees)."""
     row = Table.objects.select_for_update().get(pk=table.pk)
     if version is not None and version != row.version:
-        latest = audit_for_subject(subject=row).order_by("-at", "-id").first()
         raise TableChanged(
             _(
                 "The table changed after you opened it: %(change)s Nothing you sent was saved; "
                 "here is the table as it is now."
             )
-            % {"change": audit_sentence(latest) if latest is not None else ""}
+            % {"change": last_change(row)}
         )
     return row
+
+
+def last_change(table: Table) -> str:
+    """The table's latest change as a sentence: its audit entry, or the log's last line
+    when that is newer (a double or an answer is in the log alone)."""
+    entry = audit_for_subject(subject=table).order_by("-at", "-id").first()
+    line = table.events.select_related("author__player").order_by("-seq").first()
+    if line is not None and (entry is None or line.created > entry.at):
+        return _("%(who)s recorded “%(said)s”.") % {
+            "who": actor_name(line.author) or _("The site"),
+            "said": say(describe(from_dict(line.data), player_names(table))),
+        }
+    return audit_sentence(entry) if entry is not None else ""
 
 
 def refuse_closed(table: Table) -> None:

@@ -127,17 +127,32 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
     """Seat a player at the table (the view finds the table by its code): the player
     themself, or someone who records at the table bringing a guest. Once the opening roll
     is recorded, a newcomer joins the order at the bottom (Galore 3.1), as an event of the
-    log; before it, they roll with the others."""
+    log; before it, they roll with the others. A player who left comes back the same way,
+    at the bottom, in their seat (their results and stake kept)."""
     _stake_checked(stake_cents)
     with transaction.atomic():
         row = locked(table)
         require(can_join_table(user, row, player))
         refuse_closed(row)
-        if row.seats.filter(player=player).exists():
-            raise ValidationError(
-                _("%(player)s is already at “%(table)s”.")
-                % {"player": player.name, "table": row.name}
-            )
+        log = events_of(row)
+        opened = any(isinstance(event, ev.Opening) for event in log)
+        seat = row.seats.filter(player=player).first()
+        if seat is not None:
+            chouette = replayed(row, log)
+            away = chouette.lineup is not None and str(player.pk) not in chouette.lineup.everyone
+            if not (opened and away):
+                raise ValidationError(
+                    _("%(player)s is already at “%(table)s”.")
+                    % {"player": player.name, "table": row.name}
+                )
+            join = ev.Join(player=str(player.pk))
+            applied(row, chouette, join)
+            line = append(row, join, user)
+            bump(row)
+            params = {"seq": line.seq, "player": player.name, "change": "join"}
+            table_audit_record(row, user, "table.lineup", params=params)
+            table.version = row.version
+            return seat
         if row.kind == TableKind.MONEY and row.seats.count() >= 2:
             raise ValidationError(_("A money session is played by two players."))
         try:
@@ -148,8 +163,7 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
                 _("%(player)s is already at “%(table)s”.")
                 % {"player": player.name, "table": row.name}
             ) from error
-        log = events_of(row)
-        if any(isinstance(event, ev.Opening) for event in log):
+        if opened:
             join = ev.Join(player=str(player.pk))
             applied(row, replayed(row, log), join)
             append(row, join, user)
@@ -167,9 +181,9 @@ def table_act(*, user: Actor, table: Table, event: Event, version: int | None = 
     member who is out, a deal that does not add up). Refused as well: a page out of date
     (``version``), a player not seated, a closed table. An undo is an event of its own
     (:class:`rules.chouette.events.UndoGame`): the log never loses a line."""
+    require(can_record_at(user, table))  # before the version: a stranger is told no first
     with transaction.atomic():
         row = locked(table, version)
-        require(can_record_at(user, row))
         refuse_closed(row)
         refuse_unseated(row, event)
         if isinstance(event, ev.Opening):
@@ -183,19 +197,23 @@ def table_act(*, user: Actor, table: Table, event: Event, version: int | None = 
     return row
 
 
-def table_correct(*, user: Actor, table: Table, seq: int, event: Event) -> Table:
+def table_correct(
+    *, user: Actor, table: Table, seq: int, event: Event, version: int | None = None
+) -> Table:
     """A director replaces line ``seq`` of the log: the whole log must still replay (a
     correction that makes a later line illegal is refused, naming that line and its
     rule). The audit entry keeps the line before and after."""
+    require(can_correct_table(user, table))
     with transaction.atomic():
-        row = locked(table)
-        require(can_correct_table(user, row))
+        row = locked(table, version)
         line = TableEvent.objects.filter(table=row, seq=seq).first()
         if line is None:
             raise ValidationError(
                 _("The table “%(table)s” has no line %(seq)s.") % {"table": row.name, "seq": seq}
             )
         refuse_unseated(row, event)
+        if isinstance(event, ev.Opening):
+            refuse_partial_opening(row, event)
         log = events_of(row)
         old = log[seq - 1]
         log[seq - 1] = event
@@ -217,13 +235,15 @@ def table_correct(*, user: Actor, table: Table, seq: int, event: Event) -> Table
     return row
 
 
-def table_set_stake(*, user: Actor, table: Table, player: Player, stake_cents: int) -> Seat:
+def table_set_stake(
+    *, user: Actor, table: Table, player: Player, stake_cents: int, version: int | None = None
+) -> Seat:
     """A player's money a point: their own before the first game, a director's at any
     time (club practice: a transfer counts at the lower of the two players' stakes)."""
     _stake_checked(stake_cents)
     with transaction.atomic():
-        row = locked(table)
-        require(can_set_stake(user, row, player))
+        row = locked(table, version)
+        require(can_set_stake(user, row, player))  # locked: a game may have begun meanwhile
         refuse_closed(row)
         seat = Seat.objects.select_for_update().filter(table=row, player=player).first()
         if seat is None:
@@ -247,13 +267,13 @@ def table_set_stake(*, user: Actor, table: Table, player: Player, stake_cents: i
     return seat
 
 
-def table_close(*, user: Actor, table: Table) -> Table:
+def table_close(*, user: Actor, table: Table, version: int | None = None) -> Table:
     """Close the table at the end of the evening: its totals are final, nothing more is
     recorded (a director may still correct a line). A game still being played is refused:
     record its end, or take it back, first."""
+    require(can_record_at(user, table))
     with transaction.atomic():
-        row = locked(table)
-        require(can_record_at(user, row))
+        row = locked(table, version)
         refuse_closed(row)
         chouette = replayed(row, events_of(row))
         if chouette.game is not None:

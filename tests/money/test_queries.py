@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from club.words import say
-from money.models import TableKind
+from money.models import Table, TableKind
 from money.queries import (
     player_tables,
     table_chouette,
@@ -194,3 +194,28 @@ def test_open_tables_and_a_players_own(chouette, director, five, account, act):
     table_close(user=director, table=chouette)
     assert list(tables_open()) == []
     assert list(tables_for(user)) == [chouette]  # closed, still theirs to look back on
+
+
+def test_a_long_evening_asks_the_database_no_more_than_a_short_one(chouette, act):
+    """The table's page reads the log once however many games it holds: the queries are
+    the same after one game and after ten (the replay is the engine's, in memory)."""
+
+    def read(table):
+        table_chouette(table)
+        table_lineup_rows(table)
+        table_totals(table)
+        table_settlement(table)
+        table_log(table)
+
+    def counted(table):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            read(Table.objects.get(pk=table.pk))
+        return len(queries)
+
+    short = act(chouette, StartGame(), End(box_wins=True, level=Level.SINGLE))
+    first = counted(short)
+    long = act(short, *[e for _ in range(9) for e in (StartGame(), End(True, Level.GAMMON))])
+    assert counted(long) == first == 7  # the table, the log twice, the seats thrice, names

@@ -424,3 +424,53 @@ def test_a_table_closes_between_games_only(chouette, act, director):
     with pytest.raises(ValidationError) as refused:
         table_act(user=director, table=table, event=StartGame())
     assert refusal(refused) == "The table “Venerdì sera” is closed: nothing more is recorded."
+
+
+def test_a_correction_from_an_out_of_date_page_changes_nothing(chouette, act, director):
+    drawn = chouette.version
+    table = act(chouette, StartGame(), End(box_wins=True, level=Level.SINGLE))
+    with pytest.raises(TableChanged):
+        table_correct(
+            user=director,
+            table=table,
+            seq=3,
+            event=End(box_wins=False, level=Level.SINGLE),
+            version=drawn,
+        )
+    assert TableEvent.objects.get(table=table, seq=3).data["box_wins"] is True
+
+
+def test_a_stranger_is_refused_before_being_told_the_page_is_old(chouette, account):
+    from club.policy import SYSTEM
+    from club.services import player_create
+
+    franco = player_create(name="Franco Blu", club="", country="", user=SYSTEM)
+    with pytest.raises(PermissionDenied):
+        table_act(user=account(franco), table=chouette, event=StartGame(), version=0)
+
+
+def test_a_player_who_left_comes_back_at_the_bottom(chouette, account, five):
+    """Galore 3.1: players leave and come back at any time, at the bottom; their seat, stake
+    and results stay."""
+    from rules.chouette import Leave
+
+    carla = five[2]
+    user = account(carla)
+    table_act(user=user, table=chouette, event=Leave(pid(carla)))
+    assert carla not in [row.player for row in table_lineup_rows(chouette)]
+    seat = table_join(user=user, table=chouette, player=carla, stake_cents=999)
+    assert seat.stake_cents == 100 and Seat.objects.filter(player=carla).count() == 1
+    assert table_lineup_rows(chouette)[-1].player == carla
+    assert codes(chouette)[-1] == "table.lineup"
+
+
+def test_an_out_of_date_page_is_told_the_tap_it_missed(chouette, act, director, five):
+    """A double is in the log alone (no audit entry): the refusal still says it."""
+    table = act(chouette, StartGame())
+    drawn = table.version
+    table = act(table, BoxDoubles(members=tuple(pid(p) for p in five[1:])))
+    with pytest.raises(TableChanged) as refused:
+        table_act(user=director, table=table, event=Answer(pid(five[1]), "take"), version=drawn)
+    assert refusal(refused).startswith(
+        "The table changed after you opened it: director recorded “the box doubles Bruno Bianchi,"
+    )

@@ -96,7 +96,7 @@ class Command(BaseCommand):
         # in the admin, directors see everything and edit players and matches
         directors.permissions.add(
             *Permission.objects.filter(
-                content_type__app_label__in=["club", "tournaments", "matches"]
+                content_type__app_label__in=["club", "tournaments", "matches", "money"]
             ).exclude(codename__regex=r"^(add_|change_|delete_)(game|auditentry)$|^delete_match$")
         )
         username, password = self.director(directors)
