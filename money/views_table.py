@@ -128,12 +128,20 @@ class Names(dict[str, str]):
 
 
 def said(message: Message, names: Names) -> str:
-    """An engine message in the visitor's words, players named rather than numbered."""
-    params = {
-        key: names.of(value) if isinstance(value, str) and value in names else value
-        for key, value in message.params.items()
-    }
-    return say(Message(message.key, params))
+    """An engine message in the visitor's words, players named rather than numbered (the
+    log keeps ids: a name may be corrected later, the log stays true)."""
+    return say(named(message, names))
+
+
+def named(value: Any, names: Names) -> Any:
+    """``value`` with every player id inside it (nested messages, lists) a name."""
+    if isinstance(value, Message):
+        return Message(value.key, {key: named(param, names) for key, param in value.params.items()})
+    if isinstance(value, (tuple, list)):
+        return type(value)(named(item, names) for item in value)
+    if isinstance(value, str) and value in names:
+        return names[value]
+    return value
 
 
 def actor_of(event: ev.Event, chouette: Chouette) -> str | None:
