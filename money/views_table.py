@@ -27,9 +27,6 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from rules.chouette import Chouette, describe
-from rules.chouette import events as ev
-from rules.chouette.settings import CubeMode
 
 from club.policy import (
     can_correct_table,
@@ -41,6 +38,9 @@ from club.policy import (
 )
 from club.words import say
 from matches.forms import VersionForm
+from rules.chouette import Chouette, describe
+from rules.chouette import events as ev
+from rules.chouette.settings import CubeMode
 from rules.messages import Message
 
 from .forms import (

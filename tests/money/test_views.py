@@ -54,9 +54,8 @@ def test_the_list_shows_open_tables_and_the_nav_link_in_italian(client, people, 
 def test_a_chouette_starts_with_the_seed_s_settings(client, people):
     """The form offers Galore 3's settings as the seed has them: one cube, free
     consultation, the box kept unless it loses to the captain, a partner from 8 players."""
-    from rules.chouette import ChouetteSettings
-
     from money.models import Table, TableKind
+    from rules.chouette import ChouetteSettings
 
     client.force_login(people["Anna"].user)
     form = client.get(reverse("money:chouette_new"))
@@ -113,9 +112,8 @@ def test_a_refused_chouette_says_why(client, people, change, said):
 
 def test_a_money_session_between_two_players_needs_no_director(client, people):
     """Either player starts it (issue 27): options Jacoby, beavers, a highest cube."""
-    from rules.chouette import ChouetteSettings
-
     from money.models import Table, TableKind
+    from rules.chouette import ChouetteSettings
 
     client.force_login(people["Bruno"].user)
     page = text(client.get(reverse("money:money_new")))
@@ -406,9 +404,8 @@ def test_stake_and_seat_forms_refuse_in_words(client, people, start_table, direc
 
 
 def test_a_director_corrects_a_result_and_the_audit_keeps_it(client, people, five, director):
-    from rules.chouette import events as ev
-
     from club.models import AuditEntry
+    from rules.chouette import events as ev
 
     client.force_login(people["Anna"].user)
     ordered(client, five, people)
