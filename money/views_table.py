@@ -215,7 +215,7 @@ def button_kind(event: ev.Event) -> str:
 
 
 # events that change who sits where: on the lineup's panel, not among the cube's taps
-SEATING = (ev.Leave, ev.Rest, ev.Back, ev.Partner)
+SEATING = (ev.Leave, ev.Rest, ev.Back)
 
 
 def button_groups(

@@ -440,3 +440,62 @@ def test_the_player_s_page_lists_their_tables_for_members_only(client, people, f
     assert 'id="money-tables"' in page and five.name in page
     client.logout()
     assert 'id="money-tables"' not in text(client.get(url))
+
+
+def test_the_box_doubles_the_cubes_it_ticks_and_a_wrong_tick_is_said(client, people, start_table):
+    """Galore 3.5: with a cube each, the box may double some members and not others."""
+    from rules.chouette import CubeMode
+    from rules.chouette import events as ev
+
+    anna, bruno, carla, dario = (people[name] for name in ("Anna", "Bruno", "Carla", "Dario"))
+    table = start_table([anna, bruno, carla, dario], cubes=CubeMode.MULTIPLE)
+    client.force_login(anna.user)
+    opening(client, table, {anna: 6, bruno: 5, carla: 4, dario: 3})
+    tap(client, table, ev.StartGame())
+    url = reverse("money:box_doubles", args=[table.pk])
+    for members, said in (([], "This field is required."), (["999"], "Select a valid choice")):
+        refused = client.post(url, {"members": members, "version": version(table)})
+        assert refused.status_code == 400 and said in text(refused)
+    done = client.post(url, {"members": [pid(carla), pid(dario)], "version": version(table)})
+    assert done.status_code == 302
+    page = client.get(reverse("money:table", args=[table.pk])).content.decode()
+    waiting = re.findall(r'<tr class="waiting[^"]*" data-member="(\d+)"', page)
+    assert sorted(waiting) == sorted([pid(carla), pid(dario)])
+
+
+@pytest.mark.parametrize(
+    "kind, sent, said",
+    [
+        ("opening", {"die_X": "7"}, "Select a valid choice"),
+        ("start-game", {"event": "{"}, "This button is not one the table offers"),
+        ("box-doubles", {"event": '{"kind": "box-doubles", "members": ["999"]}'}, "999"),
+        ("answer", {"answer": "maybe"}, "Select a valid choice"),
+        ("deal", {"members": [], "points": "1"}, "This field is required."),
+    ],
+)
+def test_each_correction_form_says_what_is_wrong(client, people, five, director, kind, sent, said):
+    """A director's correction of each kind of line refused in words, never a 500: the
+    whole log must still replay (the service) and each field be one the form offers."""
+    from rules.chouette import events as ev
+
+    anna, bruno, carla, dario, elena = people.values()
+    client.force_login(anna.user)
+    ordered(client, five, people)
+    tap(client, five, ev.StartGame())
+    members = (pid(bruno), pid(carla), pid(dario), pid(elena))
+    tap(client, five, ev.BoxDoubles(members=members))
+    for member, answer in ((bruno, "take"), (carla, "take"), (dario, "take"), (elena, "drop")):
+        tap(client, five, ev.Answer(member=pid(member), answer=answer))
+    deal = {"members": [pid(carla)], "points": "1", "version": version(five)}
+    response = client.post(reverse("money:deal", args=[five.pk]), deal)
+    assert response.status_code == 302, text(response)[-2000:]
+    line = five.events.filter(data__kind=kind).first()
+    client.force_login(director)
+    url = reverse("money:correct", args=[five.pk, line.seq])
+    assert client.get(url).status_code == 200
+    data = dict(sent)
+    if "die_X" in data:
+        data = {f"die_{player.pk}": "7" for player in people.values()}
+    data["version"] = version(five)
+    response = client.post(url, data)
+    assert response.status_code == 400 and said in text(response), text(response)[-3000:]
