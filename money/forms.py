@@ -86,7 +86,7 @@ class StakeField(forms.DecimalField):
             **kwargs,
         )
 
-    def clean(self, value: Any) -> int:  # type: ignore[override]
+    def clean(self, value: Any) -> int:
         amount = super().clean(value)
         return int((amount or Decimal(0)) * 100)
 
@@ -444,7 +444,7 @@ class AnswerCorrectForm(VersionedForm):
     )
 
     def corrected(self, before: Event) -> Event:
-        return dataclasses.replace(before, answer=self.cleaned_data["answer"])  # type: ignore[type-var]
+        return dataclasses.replace(before, answer=self.cleaned_data["answer"])
 
 
 class EndCorrectForm(EndForm):

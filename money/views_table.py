@@ -27,9 +27,6 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from rules.chouette import Chouette, describe
-from rules.chouette import events as ev
-from rules.chouette.settings import CubeMode
 
 from club.policy import (
     can_correct_table,
@@ -41,6 +38,9 @@ from club.policy import (
 )
 from club.words import say
 from matches.forms import VersionForm
+from rules.chouette import Chouette, describe
+from rules.chouette import events as ev
+from rules.chouette.settings import CubeMode
 from rules.messages import Message
 
 from .forms import (
@@ -128,12 +128,20 @@ class Names(dict[str, str]):
 
 
 def said(message: Message, names: Names) -> str:
-    """An engine message in the visitor's words, players named rather than numbered."""
-    params = {
-        key: names.of(value) if isinstance(value, str) and value in names else value
-        for key, value in message.params.items()
-    }
-    return say(Message(message.key, params))
+    """An engine message in the visitor's words, players named rather than numbered (the
+    log keeps ids: a name may be corrected later, the log stays true)."""
+    return say(named(message, names))
+
+
+def named(value: Any, names: Names) -> Any:
+    """``value`` with every player id inside it (nested messages, lists) a name."""
+    if isinstance(value, Message):
+        return Message(value.key, {key: named(param, names) for key, param in value.params.items()})
+    if isinstance(value, (tuple, list)):
+        return type(value)(named(item, names) for item in value)
+    if isinstance(value, str) and value in names:
+        return names[value]
+    return value
 
 
 def actor_of(event: ev.Event, chouette: Chouette) -> str | None:
@@ -207,7 +215,7 @@ def button_kind(event: ev.Event) -> str:
 
 
 # events that change who sits where: on the lineup's panel, not among the cube's taps
-SEATING = (ev.Leave, ev.Rest, ev.Back, ev.Partner)
+SEATING = (ev.Leave, ev.Rest, ev.Back)
 
 
 def button_groups(

@@ -157,11 +157,10 @@ def test_a_four_player_multiple_cube_game_answered_on_two_phones(
 ):
     """Galore 3.5: the box doubles Carla and Dario on their own cubes; Carla takes on her
     phone (English), Dario drops on his (Italian); the box sees every cube at once."""
-    from rules.chouette import ChouetteSettings, CubeMode
-    from rules.chouette import events as ev
-
     from money.models import TableKind
     from money.services import table_act, table_start
+    from rules.chouette import ChouetteSettings, CubeMode
+    from rules.chouette import events as ev
 
     settings.LIVE_REFRESH_SECONDS = 1
     anna, bruno, carla, dario = make_players(django_user_model, 4)

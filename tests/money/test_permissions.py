@@ -71,11 +71,10 @@ def table_routes():
 def walk_table(people, start_table, django_user_model, director):
     """Anna, Bruno and Carla at a table started by Elena (not seated), a game begun; Dario
     is a player not seated; a director of another tournament, outside the Directors group."""
-    from rules.chouette import ChouetteSettings
-    from rules.chouette import events as ev
-
     from money.models import TableKind
     from money.services import table_start
+    from rules.chouette import ChouetteSettings
+    from rules.chouette import events as ev
     from tournaments.services import tournament_create
 
     table = table_start(
@@ -173,9 +172,9 @@ def test_every_tables_url_as_every_role(client, walk_table, role):
 def test_the_services_ask_the_policy_again(walk_table):
     """A view that forgot to ask could still not write: the service refuses."""
     from django.core.exceptions import PermissionDenied
-    from rules.chouette import events as ev
 
     from money.services import table_act, table_close, table_correct
+    from rules.chouette import events as ev
 
     table = walk_table["table"]
     for role in ("not seated", "another tournament's director"):

@@ -54,9 +54,8 @@ def test_the_list_shows_open_tables_and_the_nav_link_in_italian(client, people, 
 def test_a_chouette_starts_with_the_seed_s_settings(client, people):
     """The form offers Galore 3's settings as the seed has them: one cube, free
     consultation, the box kept unless it loses to the captain, a partner from 8 players."""
-    from rules.chouette import ChouetteSettings
-
     from money.models import Table, TableKind
+    from rules.chouette import ChouetteSettings
 
     client.force_login(people["Anna"].user)
     form = client.get(reverse("money:chouette_new"))
@@ -113,9 +112,8 @@ def test_a_refused_chouette_says_why(client, people, change, said):
 
 def test_a_money_session_between_two_players_needs_no_director(client, people):
     """Either player starts it (issue 27): options Jacoby, beavers, a highest cube."""
-    from rules.chouette import ChouetteSettings
-
     from money.models import Table, TableKind
+    from rules.chouette import ChouetteSettings
 
     client.force_login(people["Bruno"].user)
     page = text(client.get(reverse("money:money_new")))
@@ -380,7 +378,7 @@ def test_the_settlement_sums_to_zero_with_the_fewest_transfers(client, people, f
     result(client, five, "box", level="gammon")
     page = text(client.get(reverse("money:settlement", args=[five.pk])))
     assert re.search(r'id="points-sum">0<', page) and re.search(r'id="money-sum">0.00<', page)
-    assert page.count("<tr><td>") >= 4  # four members pay the box: four transfers
+    assert page.count('data-label="Pays"') == 4  # four members pay the box: four transfers
     italian = text(
         client.get(reverse("money:settlement", args=[five.pk]), HTTP_ACCEPT_LANGUAGE="it")
     )
@@ -406,9 +404,8 @@ def test_stake_and_seat_forms_refuse_in_words(client, people, start_table, direc
 
 
 def test_a_director_corrects_a_result_and_the_audit_keeps_it(client, people, five, director):
-    from rules.chouette import events as ev
-
     from club.models import AuditEntry
+    from rules.chouette import events as ev
 
     client.force_login(people["Anna"].user)
     ordered(client, five, people)
@@ -443,3 +440,62 @@ def test_the_player_s_page_lists_their_tables_for_members_only(client, people, f
     assert 'id="money-tables"' in page and five.name in page
     client.logout()
     assert 'id="money-tables"' not in text(client.get(url))
+
+
+def test_the_box_doubles_the_cubes_it_ticks_and_a_wrong_tick_is_said(client, people, start_table):
+    """Galore 3.5: with a cube each, the box may double some members and not others."""
+    from rules.chouette import CubeMode
+    from rules.chouette import events as ev
+
+    anna, bruno, carla, dario = (people[name] for name in ("Anna", "Bruno", "Carla", "Dario"))
+    table = start_table([anna, bruno, carla, dario], cubes=CubeMode.MULTIPLE)
+    client.force_login(anna.user)
+    opening(client, table, {anna: 6, bruno: 5, carla: 4, dario: 3})
+    tap(client, table, ev.StartGame())
+    url = reverse("money:box_doubles", args=[table.pk])
+    for members, said in (([], "This field is required."), (["999"], "Select a valid choice")):
+        refused = client.post(url, {"members": members, "version": version(table)})
+        assert refused.status_code == 400 and said in text(refused)
+    done = client.post(url, {"members": [pid(carla), pid(dario)], "version": version(table)})
+    assert done.status_code == 302
+    page = client.get(reverse("money:table", args=[table.pk])).content.decode()
+    waiting = re.findall(r'<tr class="waiting[^"]*" data-member="(\d+)"', page)
+    assert sorted(waiting) == sorted([pid(carla), pid(dario)])
+
+
+@pytest.mark.parametrize(
+    "kind, sent, said",
+    [
+        ("opening", {"die_X": "7"}, "Select a valid choice"),
+        ("start-game", {"event": "{"}, "This button is not one the table offers"),
+        ("box-doubles", {"event": '{"kind": "box-doubles", "members": ["999"]}'}, "999"),
+        ("answer", {"answer": "maybe"}, "Select a valid choice"),
+        ("deal", {"members": [], "points": "1"}, "This field is required."),
+    ],
+)
+def test_each_correction_form_says_what_is_wrong(client, people, five, director, kind, sent, said):
+    """A director's correction of each kind of line refused in words, never a 500: the
+    whole log must still replay (the service) and each field be one the form offers."""
+    from rules.chouette import events as ev
+
+    anna, bruno, carla, dario, elena = people.values()
+    client.force_login(anna.user)
+    ordered(client, five, people)
+    tap(client, five, ev.StartGame())
+    members = (pid(bruno), pid(carla), pid(dario), pid(elena))
+    tap(client, five, ev.BoxDoubles(members=members))
+    for member, answer in ((bruno, "take"), (carla, "take"), (dario, "take"), (elena, "drop")):
+        tap(client, five, ev.Answer(member=pid(member), answer=answer))
+    deal = {"members": [pid(carla)], "points": "1", "version": version(five)}
+    response = client.post(reverse("money:deal", args=[five.pk]), deal)
+    assert response.status_code == 302, text(response)[-2000:]
+    line = five.events.filter(data__kind=kind).first()
+    client.force_login(director)
+    url = reverse("money:correct", args=[five.pk, line.seq])
+    assert client.get(url).status_code == 200
+    data = dict(sent)
+    if "die_X" in data:
+        data = {f"die_{player.pk}": "7" for player in people.values()}
+    data["version"] = version(five)
+    response = client.post(url, data)
+    assert response.status_code == 400 and said in text(response), text(response)[-3000:]
