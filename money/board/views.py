@@ -100,6 +100,11 @@ class CubeRow:
     awaiting: bool  # this member (or the box, for them) must answer now
     mine: bool
 
+    @property
+    def face(self) -> int:
+        """The number the cube shows: the value offered while a double waits."""
+        return self.value * 2 if self.offered_by else self.value
+
 
 @dataclass(frozen=True)
 class Answering:
@@ -143,7 +148,6 @@ def _context(
         "table": table,
         "board": board,
         "names": names,
-        "box_name": names.get(box, box),
         "seat": seat,
         "may_start": (seat.director or seat.player is not None)
         and live is None
@@ -210,7 +214,7 @@ def _context(
             for e in allowed
             if isinstance(e, Raccoon) and seat.is_(box)
         ],
-        result_level=_level_name(board),
+        result=_result(board, players),
     )
     return context
 
@@ -257,11 +261,17 @@ def _cube_rows(board: MoneyBoard, names: dict[str, str], seat: Seat) -> list[Cub
     ]
 
 
-def _level_name(board: MoneyBoard) -> str:
-    level = ending_level(board.game) if board.game is not None else None
-    if level is None:
-        return ""
-    return [_("a single game"), _("a gammon"), _("a backgammon")][int(level) - 1]
+def _result(board: MoneyBoard, players: tuple[str, str]) -> str:
+    """How the game on the board ended: who won at what level, or that it is over (ended
+    at the table: every member dropped, or recorded by taps)."""
+    game = board.game
+    level = ending_level(game) if game is not None else None
+    if game is None or game.result is None or level is None:
+        return _("this game is over")
+    named = [_("a single game"), _("a gammon"), _("a backgammon")][int(level) - 1]
+    if game.result.winner == BOX:
+        return _("The box, %(name)s, wins %(level)s") % {"name": players[0], "level": named}
+    return _("The team wins %(level)s") % {"level": named}
 
 
 def _view_choices(
