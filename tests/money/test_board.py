@@ -107,7 +107,7 @@ def box_on_roll(board):
     return board.game.phase is Phase.ROLL and board.game.turn == BOX and board.game.turns[BOX] > 0
 
 
-def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(phones):
+def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(client, phones):
     """Galore 2.8, WBF 25: the board's last play ends the game; its End event (winner, level
     from the final position) goes into the table's log, and the totals sum to zero."""
     table = make_table(phones, 2, "money")
@@ -152,6 +152,10 @@ def test_a_money_session_played_to_the_end_appends_the_end_and_scores_it(phones)
     assert sum(totals.values()) == 0
     winner = box if board.game.result.winner == BOX else captain
     assert totals[winner] == board.game.result.outcome.multiplier
+    client.force_login(user_of(phones, captain))  # the page says so, and offers the next game
+    page = client.get(reverse("money:table_board", args=[table.pk])).content.decode()
+    said = "The box, Anna Rossi, wins" if winner == box else "The team wins"
+    assert 'id="game-result"' in page and said in page and 'id="start"' in page
 
 
 def test_a_chouette_game_the_box_doubles_one_drops_one_takes_the_new_captain_moves(phones):
