@@ -3,8 +3,11 @@ through the chouette (Galore 3.1-3.5), each write checked against the table's ve
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, connections
 from django.urls import reverse
 
 from club.services import player_create
@@ -385,3 +388,37 @@ def test_multiple_cubes_the_box_doubles_one_member_and_the_page_offers_each(clie
     cubes = board_now(table).live.cubes
     assert (cubes[captain].value, cubes[captain].owner) == (2, "box")
     assert (cubes[member].value, cubes[member].owner) == (2, "member")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL's row locks (run by .ci/run's PostgreSQL pass); "
+    "SQLite serialises every write",
+)
+def test_ten_phones_roll_at_once_one_roll_is_kept(phones, doubled_table):
+    """The table's row lock and its version: of ten taps sent from one page, one rolls and
+    nine are told the table changed; the game has one roll more, not ten."""
+    table = Table.objects.get(pk=doubled_table.pk)
+    captain = user_of(phones, ids(phones)[1])
+    rolls = TableMove.objects.filter(table=table, data__act="roll").count()
+    barrier = threading.Barrier(10)
+    told: list[str] = []
+
+    def tap() -> None:
+        try:
+            barrier.wait()
+            money_board_act(user=captain, table=table, version=table.version, action="roll")
+            told.append("rolled")
+        except BoardChanged:
+            told.append("out of date")
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    threads = [threading.Thread(target=tap) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(told) == ["out of date"] * 9 + ["rolled"]
+    assert TableMove.objects.filter(table=table, data__act="roll").count() == rolls + 1
