@@ -777,5 +777,44 @@ CATALOG: Final[Mapping[str, Template]] = {
     "chouette-log-end-team-resigns": gettext_noop("the team resigns %(level)s"),
     "chouette-log-end-box-resigns": gettext_noop("the box resigns %(level)s"),
     "chouette-log-undo": gettext_noop("the last game is undone"),
+    # the settings a table agreed, shown to everyone
+    "chouette-setting-single": gettext_noop("a single cube for the team (Galore 3.3)"),
+    "chouette-setting-multiple": gettext_noop("a cube for each member (Galore 3.5)"),
+    "chouette-setting-consultation-free": gettext_noop("consultation: free (Galore 3.2)"),
+    "chouette-setting-consultation-forbidden": gettext_noop("consultation: forbidden (Galore 3.2)"),
+    "chouette-setting-consultation-after-cube": gettext_noop(
+        "consultation: only once the cube has moved (Galore 3.2)"
+    ),
+    "chouette-setting-box-captain": gettext_noop(
+        "the box keeps the box until beaten by the captain (Galore 3.5)"
+    ),
+    "chouette-setting-box-net": gettext_noop(
+        "the box keeps the box unless it loses the game on balance (club practice)"
+    ),
+    "chouette-setting-winners-move-up": gettext_noop(
+        "members who beat the box move ahead of those who lost (club practice)"
+    ),
+    "chouette-setting-last-must-drop": gettext_noop(
+        "with 5 or more players, when all the other members drop the last one drops too "
+        "(Galore 3.4)"
+    ),
+    "chouette-setting-extra-cubes": gettext_noop(
+        "a lone taker of the box's first double accepts extra 2-cubes (Galore 3.4)"
+    ),
+    "chouette-setting-partner": gettext_noop(
+        "the box may have a partner from %(count)s players (Galore 3.6)"
+    ),
+    "chouette-setting-no-partner": gettext_noop("the box never has a partner"),
+    "chouette-setting-jacoby": gettext_noop(
+        "the Jacoby rule: gammons count single until a cube is turned (Galore 2.8)"
+    ),
+    "chouette-setting-beavers": gettext_noop("beavers (Galore 2.8)"),
+    "chouette-setting-raccoons": gettext_noop("raccoons (Galore 5.4)"),
+    "chouette-setting-automatic": ngettext_noop(
+        "at most %(count)s automatic double a game (Galore 2.8)",
+        "at most %(count)s automatic doubles a game (Galore 2.8)",
+    ),
+    "chouette-setting-max-cube": gettext_noop("the cube stops at %(cube)s"),
+    "chouette-setting-nackgammon": gettext_noop("nackgammon: the games start from its position"),
     # --- the chouette: end of section
 }

@@ -51,13 +51,14 @@ SHARED_WORDS = {
     "fibs",
     "file",
     "galore",
+    "jacoby",  # a name: Galore 2.8 "La regola di Jacoby"
     "gammon",
     "log",
     "nackgammon",
     "off",
     "otter",
     "pip",
-    "raccoon",  # Galore 5.4 keeps the English name ("raccoon" (procione))
+    "raccoon",
     "rating",
     "wbf",
     "xgid",

@@ -6,7 +6,7 @@ to zero. See docs/chouette.md for the rules as the engine applies them.
 """
 
 from .cubes import ExtraCube, MemberCube
-from .describe import describe
+from .describe import describe, describe_settings
 from .events import (
     Answer,
     AutomaticDouble,
@@ -68,6 +68,7 @@ __all__ = [
     "StartGame",
     "UndoGame",
     "describe",
+    "describe_settings",
     "from_dict",
     "replay",
 ]

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from ..messages import Message
 from ..money import Level
+from ..position import Variation
 from .events import (
     BEAVER,
     DROP,
@@ -40,14 +41,9 @@ from .events import (
     StartGame,
     UndoGame,
 )
+from .settings import BoxKeeping, ChouetteSettings, Consultation, CubeMode
 
-__all__ = ["describe"]
-
-_LEVELS = {
-    Level.SINGLE: "chouette-level-single",
-    Level.GAMMON: "chouette-level-gammon",
-    Level.BACKGAMMON: "chouette-level-backgammon",
-}
+__all__ = ["describe", "describe_settings"]
 
 
 def describe(event: Event, names: Mapping[str, str] | None = None) -> Message:
@@ -83,29 +79,41 @@ def describe(event: Event, names: Mapping[str, str] | None = None) -> Message:
     if isinstance(event, BoxDoubles):
         return Message("chouette-log-box-doubles", {"members": people(event.members)})
     if isinstance(event, Answer):
-        key = {
-            DROP: "chouette-log-drop",
-            BEAVER: "chouette-log-beaver",
-        }.get(event.answer, "chouette-log-take")
-        return Message(key, {"player": name(event.member)})
+        word = event.answer
+        return Message(
+            "chouette-log-drop"
+            if word == DROP
+            else "chouette-log-beaver"
+            if word == BEAVER
+            else "chouette-log-take",
+            {"player": name(event.member)},
+        )
     if isinstance(event, Raccoon):
         return Message("chouette-log-raccoon", {"player": name(event.member)})
     if isinstance(event, MemberDoubles):
         return Message("chouette-log-member-doubles", {"player": name(event.member)})
     if isinstance(event, BoxAnswers):
-        key = {
-            DROP: "chouette-log-box-drop",
-            BEAVER: "chouette-log-box-beaver",
-        }.get(event.answer, "chouette-log-box-take")
-        return Message(key, {"player": name(event.member)})
+        word = event.answer
+        return Message(
+            "chouette-log-box-drop"
+            if word == DROP
+            else "chouette-log-box-beaver"
+            if word == BEAVER
+            else "chouette-log-box-take",
+            {"player": name(event.member)},
+        )
     if isinstance(event, ExtraDouble):
         return Message("chouette-log-extra", {"player": name(event.member)})
     if isinstance(event, ExtraRedouble):
-        key = "chouette-log-extra-taker" if event.by_taker else "chouette-log-extra-member"
-        return Message(key, {"player": name(event.member)})
+        return Message(
+            "chouette-log-extra-taker" if event.by_taker else "chouette-log-extra-member",
+            {"player": name(event.member)},
+        )
     if isinstance(event, ExtraAnswer):
-        key = "chouette-log-extra-take" if event.take else "chouette-log-extra-drop"
-        return Message(key, {"player": name(event.member)})
+        return Message(
+            "chouette-log-extra-take" if event.take else "chouette-log-extra-drop",
+            {"player": name(event.member)},
+        )
     if isinstance(event, Deal):
         return _deal(event, people(event.members))
     if isinstance(event, End):
@@ -124,14 +132,74 @@ def _deal(event: Deal, members: tuple[Message, ...]) -> Message:
         deal = Message("chouette-log-deal-even", {"members": members})
     if event.box_wins is None:
         return deal
-    key = "chouette-log-deal-box-wins" if event.box_wins else "chouette-log-deal-team-wins"
-    return Message(key, {"deal": deal})
+    return Message(
+        "chouette-log-deal-box-wins" if event.box_wins else "chouette-log-deal-team-wins",
+        {"deal": deal},
+    )
 
 
 def _end(event: End) -> Message:
-    level = Message(_LEVELS[event.level])
+    level = Message(
+        {
+            Level.SINGLE: "chouette-level-single",
+            Level.GAMMON: "chouette-level-gammon",
+            Level.BACKGAMMON: "chouette-level-backgammon",
+        }[event.level]
+    )
     if event.resigned:
-        key = "chouette-log-end-team-resigns" if event.box_wins else "chouette-log-end-box-resigns"
+        return Message(
+            "chouette-log-end-team-resigns" if event.box_wins else "chouette-log-end-box-resigns",
+            {"level": level},
+        )
+    return Message(
+        "chouette-log-end-box-wins" if event.box_wins else "chouette-log-end-team-wins",
+        {"level": level},
+    )
+
+
+def describe_settings(settings: ChouetteSettings) -> tuple[Message, ...]:
+    """What the table agreed, one line each, for everyone to see (Galore 3.2: consultation
+    is shown, not enforced)."""
+    lines = [
+        Message(
+            "chouette-setting-single"
+            if settings.cubes is CubeMode.SINGLE
+            else "chouette-setting-multiple"
+        ),
+        Message(
+            {
+                Consultation.FREE: "chouette-setting-consultation-free",
+                Consultation.FORBIDDEN: "chouette-setting-consultation-forbidden",
+                Consultation.AFTER_CUBE: "chouette-setting-consultation-after-cube",
+            }[settings.consultation]
+        ),
+        Message(
+            "chouette-setting-box-captain"
+            if settings.box_keeping is BoxKeeping.CAPTAIN
+            else "chouette-setting-box-net"
+        ),
+    ]
+    if settings.winners_move_up:
+        lines.append(Message("chouette-setting-winners-move-up"))
+    if settings.last_must_drop and settings.cubes is CubeMode.SINGLE:
+        lines.append(Message("chouette-setting-last-must-drop"))
+    if settings.extra_cubes:
+        lines.append(Message("chouette-setting-extra-cubes"))
+    if settings.partner_from is None:
+        lines.append(Message("chouette-setting-no-partner"))
     else:
-        key = "chouette-log-end-box-wins" if event.box_wins else "chouette-log-end-team-wins"
-    return Message(key, {"level": level})
+        lines.append(Message("chouette-setting-partner", {"count": settings.partner_from}))
+    money = settings.money
+    if money.jacoby:
+        lines.append(Message("chouette-setting-jacoby"))
+    if money.beavers:
+        lines.append(Message("chouette-setting-beavers"))
+    if money.raccoons:
+        lines.append(Message("chouette-setting-raccoons"))
+    if money.automatic_doubles:
+        lines.append(Message("chouette-setting-automatic", {"count": money.automatic_doubles}))
+    if money.max_cube is not None:
+        lines.append(Message("chouette-setting-max-cube", {"cube": money.max_cube}))
+    if money.variation is Variation.NACKGAMMON:
+        lines.append(Message("chouette-setting-nackgammon"))
+    return tuple(lines)

@@ -282,11 +282,13 @@ KINDS: Mapping[str, type[Event]] = {
 def from_dict(data: Mapping[str, object]) -> Event:
     """The event :meth:`to_dict` gave (after a trip through JSON, too)."""
     try:
+        if not isinstance(data, Mapping):
+            raise TypeError(data)
         return _read(data)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, RulesError):
             raise
-        raise RulesError(Message("chouette-event-data", {"data": repr(dict(data))})) from None
+        raise RulesError(Message("chouette-event-data", {"data": repr(data)[:200]})) from None
 
 
 def _read(data: Mapping[str, object]) -> Event:

@@ -71,7 +71,7 @@ class ChouetteReplayError(IllegalActionError):
         self.index = index
         self.error = error
         super().__init__(
-            Message("chouette-replay-event", {"index": index + 1, "reason": error.cited}),
+            Message("chouette-replay-event", {"index": index + 1, "reason": error.message}),
             rule=error.rule,
         )
 
@@ -233,7 +233,7 @@ class Chouette:
             return replay(self.settings, kept)
         except ChouetteReplayError as error:
             raise IllegalActionError(
-                Message("chouette-undo-breaks", {"number": number, "reason": error.error.cited}),
+                Message("chouette-undo-breaks", {"number": number, "reason": error.error.message}),
                 rule=error.rule,
             ) from error
 

@@ -107,6 +107,8 @@ class ChouetteSettings:
         """The settings :meth:`to_dict` gave; a missing key takes its default."""
         default = cls()
         try:
+            if not isinstance(data, Mapping):
+                raise TypeError(data)
             money_data = data.get("money", {})
             if not isinstance(money_data, Mapping):
                 raise TypeError("money")
@@ -133,7 +135,7 @@ class ChouetteSettings:
             if isinstance(error, RulesError):
                 raise
             raise RulesError(
-                Message("chouette-settings-data", {"data": repr(dict(data))})
+                Message("chouette-settings-data", {"data": repr(data)[:200]})
             ) from None
 
 

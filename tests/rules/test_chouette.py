@@ -4,8 +4,13 @@ Each test names the section it holds the engine to. Players are short names; the
 helper gives them dice 6, 5, 4, ... so the order is the order written.
 """
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import rules.chouette
+import tests.rules.test_message_catalog as catalog
 from rules.chouette import (
     Answer,
     AutomaticDouble,
@@ -34,12 +39,16 @@ from rules.chouette import (
     StartGame,
     UndoGame,
     describe,
+    describe_settings,
     from_dict,
     replay,
 )
 from rules.errors import IllegalActionError, RulesError
+from rules.messages import CATALOG
 from rules.money import Level, MoneyRules
+from rules.position import Variation
 from rules.settlement import Transfer
+from tests.rules.helpers import StrictTranslator
 
 SINGLE = ChouetteSettings()
 MULTI = ChouetteSettings(cubes=CubeMode.MULTIPLE)
@@ -689,7 +698,7 @@ def test_undo_that_a_later_event_depends_on_is_refused():
     assert order(chouette) == ("bob", "ann", ("cy", "dee", "eve", "fay", "gus", "hal"))
     error = refused(chouette, UndoGame(), "chouette-undo-breaks", "Galore 3.6")
     assert error.params["number"] == 1
-    assert error.params["reason"].params["reason"].key == "chouette-partner-member"
+    assert error.params["reason"].key == "chouette-partner-member"
 
 
 def test_replay_names_the_event_the_rules_refuse():
@@ -748,6 +757,8 @@ def test_events_survive_json_and_bad_data_is_refused():
         {"kind": "end", "box_wins": 1, "level": "single"},
         {"kind": "deal", "members": ["a"], "points": True},
         {"kind": "start-game", "extra": 1},
+        ["join", "x"],
+        {"kind": "opening", "rolls": [["a", 6, 1]]},
     ):
         with pytest.raises(RulesError) as error:
             from_dict(bad)
@@ -772,9 +783,10 @@ def test_settings_survive_json_and_bad_settings_are_refused():
     assert ChouetteSettings.from_dict(json.loads(json.dumps(settings.to_dict()))) == settings
     assert ChouetteSettings.from_dict({}) == ChouetteSettings()
     assert ChouetteSettings().partner_from == 8 and ChouetteSettings().last_must_drop
-    with pytest.raises(RulesError) as error:
-        ChouetteSettings.from_dict({"cubes": "many"})
-    assert error.value.key == "chouette-settings-data"
+    for bad in ({"cubes": "many"}, ["cubes"], {"money": {"max_cube": "8"}}, {"extra_cubes": 1}):
+        with pytest.raises(RulesError) as error:
+            ChouetteSettings.from_dict(bad)
+        assert error.value.key == "chouette-settings-data"
     with pytest.raises(RulesError) as error:
         ChouetteSettings.from_dict({"money": {"raccoons": True}})
     assert error.value.key == "raccoon-without-beaver"
@@ -800,3 +812,147 @@ def test_lineup_is_usable_on_its_own():
     lineup = Lineup.opening({"a": 1, "b": 6, "c": 3})
     assert lineup == Lineup(box="b", team=("c", "a"))
     assert lineup.with_partner("a").with_partner(None) == Lineup(box="b", team=("c", "a"))
+
+
+# --- the catalog: every refusal and log line of the engine is a key with its parameters ---
+
+CHOUETTE = sorted((Path(rules.chouette.__file__).parent).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CHOUETTE, ids=lambda p: p.name)
+def test_every_chouette_error_is_built_from_a_catalog_message(path):
+    """The checks of test_message_catalog.py, over rules/chouette/ (it reads rules/*.py)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    wrong = []
+    for _, call in catalog.calls(tree, catalog.ERRORS):
+        first = call.args[0] if call.args else None
+        built = isinstance(first, ast.Call) and getattr(first.func, "id", None) == "Message"
+        if not (built or isinstance(first, ast.Name)):
+            wrong.append(catalog.where(path, call))
+    for _, call in catalog.calls(tree, {"Message"}):
+        keys = catalog.possible_keys(call.args[0])
+        if keys is None:
+            wrong.append(f"{catalog.where(path, call)}: a key the source does not spell out")
+            continue
+        wrong += [
+            f"{catalog.where(path, call)}: {k!r} not in the catalog" for k in keys - CATALOG.keys()
+        ]
+        params = call.args[1] if len(call.args) > 1 else None
+        given = set() if params is None else {k.value for k in params.keys}
+        wrong += [
+            f"{catalog.where(path, call)}: {key!r} takes other parameters than {sorted(given)}"
+            for key in keys & CATALOG.keys()
+            if catalog.placeholders(CATALOG[key]) != given
+        ]
+    assert wrong == []
+
+
+def test_every_chouette_key_is_used_and_renders_in_any_language():
+    """Each chouette key appears in the engine's source; each event's log line and each
+    refusal met above renders through a translator that knows only the catalog."""
+    source = "".join(path.read_text(encoding="utf-8") for path in CHOUETTE)
+    unused = [k for k in CATALOG if k.startswith("chouette-") and f'"{k}"' not in source]
+    assert unused == []
+    strict = StrictTranslator()
+    events = [
+        opening("1", "2"),
+        Join("1"),
+        Leave("1"),
+        Rest("1"),
+        Back("1"),
+        Partner("1"),
+        Partner(None),
+        StartGame(),
+        AutomaticDouble(),
+        BoxDoubles(("1", "2")),
+        *(Answer("1", word) for word in ("take", "drop", "beaver")),
+        *(BoxAnswers("1", word) for word in ("take", "drop", "beaver")),
+        Raccoon("1"),
+        MemberDoubles("1"),
+        ExtraDouble("1"),
+        ExtraRedouble("1", by_taker=True),
+        ExtraRedouble("1", by_taker=False),
+        ExtraAnswer("1", take=True),
+        ExtraAnswer("1", take=False),
+        *(Deal(("1",), points, winner) for points in (-2, 0, 1) for winner in (None, True, False)),
+        *(End(w, level, r) for w in (True, False) for level in Level for r in (True, False)),
+        UndoGame(),
+    ]
+    for event in events:
+        assert describe(event, {"1": "Anna"}).render(strict).startswith("«")
+    refusal = refused(
+        session(StartGame()), Deal(("bob",), 1), "chouette-deal-winner", "club practice"
+    )
+    assert refusal.sentence(strict).startswith("«")
+
+
+def test_galore_3_2_the_settings_are_shown_to_everyone():
+    """Consultation is a custom of the table (Galore 3.2): shown with every other setting."""
+    default = [m.key for m in describe_settings(SINGLE)]
+    assert default == [
+        "chouette-setting-single",
+        "chouette-setting-consultation-free",
+        "chouette-setting-box-captain",
+        "chouette-setting-last-must-drop",
+        "chouette-setting-partner",
+    ]
+    every = ChouetteSettings(
+        cubes=CubeMode.MULTIPLE,
+        money=MoneyRules(
+            jacoby=True,
+            beavers=True,
+            raccoons=True,
+            automatic_doubles=1,
+            max_cube=32,
+            variation=Variation.NACKGAMMON,
+        ),
+        consultation=Consultation.AFTER_CUBE,
+        box_keeping=BoxKeeping.NET,
+        winners_move_up=True,
+        extra_cubes=True,
+        partner_from=None,
+    )
+    lines = describe_settings(every)
+    assert [str(m) for m in lines[:2]] == [
+        "a cube for each member (Galore 3.5)",
+        "consultation: only once the cube has moved (Galore 3.2)",
+    ]
+    assert "at most 1 automatic double a game (Galore 2.8)" in [str(m) for m in lines]
+    strict = StrictTranslator()
+    assert all(m.render(strict).startswith("«") for m in lines)
+    assert len(lines) == 12
+
+
+def test_club_practice_a_deal_shares_with_the_partner_and_settles_the_extra_cubes():
+    extra = ChouetteSettings(extra_cubes=True, last_must_drop=False)
+    chouette = session(
+        Partner("hal"),
+        StartGame(),
+        BoxDoubles(EIGHT[1:7]),
+        Answer("bob", "take"),
+        *(Answer(m, "drop") for m in EIGHT[2:7]),
+        ExtraDouble("cy"),
+        ExtraDouble("dee"),
+        Deal(("bob",), -3, box_wins=False),
+        settings=extra,
+        players=EIGHT,
+    )
+    assert chouette.game is None  # bob was the last one in
+    record = chouette.games[0]
+    # the deal: 3 to bob, 2 from the box and 1 from its partner; the extras: 2 each to bob
+    assert {t for t in record.ledger if t.payee == "bob"} == {
+        Transfer("ann", "bob", 2),
+        Transfer("hal", "bob", 1),
+        Transfer("cy", "bob", 2),
+        Transfer("dee", "bob", 2),
+    }
+    totals = zero_sum(chouette)
+    assert totals["bob"] == 7 and totals["cy"] == -3 and totals["dee"] == -3  # 1 dropped, 2
+    assert not record.box_wins and order(chouette)[0] == "bob"
+
+
+def test_a_game_in_progress_is_not_in_the_ledger_until_it_ends():
+    chouette = session(StartGame(), BoxDoubles(("bob", "cy", "dee")), Answer("cy", "drop"))
+    assert chouette.ledger == () and chouette.game.ledger == (Transfer("cy", "ann", 1),)
+    assert set(chouette.totals().values()) == {0}
+    assert chouette.settings.consultation is Consultation.FREE
