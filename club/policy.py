@@ -42,6 +42,8 @@ from django.core.signals import request_finished, request_started
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest
 
+from rules.chouette.events import StartGame
+
 from .actors import SYSTEM as SYSTEM  # the site acting; services import it with the policy
 from .actors import Actor
 from .models import Player
@@ -399,7 +401,7 @@ def can_set_stake(user: Actor, table: Any, player: Player) -> bool:
     return not table_games_started(table)
 
 
-GAME_START_KIND = "start-game"  # rules.chouette.events.StartGame.kind
+GAME_START_KIND = StartGame.kind  # a game's start, as a table's log stores it
 
 
 def table_games_started(table: Any) -> bool:

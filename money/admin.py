@@ -12,13 +12,13 @@ from .models import Seat, Table, TableEvent
 class SeatInline(ReadOnly, admin.TabularInline[Seat, Table]):
     model = Seat
     extra = 0
-    fields = ["player", "stake_cents", "joined"]
+    fields = readonly_fields = ("player", "stake_cents", "joined")
 
 
 class TableEventInline(ReadOnly, admin.TabularInline[TableEvent, Table]):
     model = TableEvent
     extra = 0
-    fields = ["seq", "data", "author", "created"]
+    fields = readonly_fields = ("seq", "data", "author", "created")
 
 
 @admin.register(Table)
@@ -26,4 +26,14 @@ class TableAdmin(ReadOnly, admin.ModelAdmin[Table]):
     list_display = ["name", "kind", "code", "created", "closed"]
     list_filter = ["kind"]
     search_fields = ["name", "code", "seats__player__name"]
+    fields = readonly_fields = (
+        "name",
+        "kind",
+        "code",
+        "settings",
+        "created_by",
+        "created",
+        "closed",
+        "version",
+    )
     inlines = [SeatInline, TableEventInline]

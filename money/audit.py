@@ -151,20 +151,26 @@ def _deal(entry: AuditEntry, who: str) -> str:
         "count": abs(points),
     }
     if points >= 0:
-        return ngettext(
+        return (
+            ngettext(
+                "%(who)s recorded a deal in game %(number)s at “%(table)s” between the box and "
+                "%(members)s: %(count)s point each to the box.",
+                "%(who)s recorded a deal in game %(number)s at “%(table)s” between the box and "
+                "%(members)s: %(count)s points each to the box.",
+                abs(points),
+            )
+            % values
+        )
+    return (
+        ngettext(
             "%(who)s recorded a deal in game %(number)s at “%(table)s” between the box and "
-            "%(members)s: %(count)s point each to the box.",
+            "%(members)s: %(count)s point each from the box.",
             "%(who)s recorded a deal in game %(number)s at “%(table)s” between the box and "
-            "%(members)s: %(count)s points each to the box.",
+            "%(members)s: %(count)s points each from the box.",
             abs(points),
-        ) % values
-    return ngettext(
-        "%(who)s recorded a deal in game %(number)s at “%(table)s” between the box and "
-        "%(members)s: %(count)s point each from the box.",
-        "%(who)s recorded a deal in game %(number)s at “%(table)s” between the box and "
-        "%(members)s: %(count)s points each from the box.",
-        abs(points),
-    ) % values
+        )
+        % values
+    )
 
 
 def _game_undone(entry: AuditEntry, who: str) -> str:

@@ -5,7 +5,7 @@ the rule it enforces (the words of :mod:`club.words`, as for a match)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -15,6 +15,7 @@ from rules.chouette import Chouette, ChouetteReplayError, ChouetteSettings, repl
 from rules.chouette import events as chouette_events
 from rules.chouette.events import Event
 from rules.errors import RulesError
+from rules.messages import Message, Param
 
 from .models import Table
 
@@ -32,6 +33,35 @@ def events_of(table: Table) -> list[Event]:
     ]
 
 
+def player_names(table: Table) -> dict[str, str]:
+    """Each seated player's name by the engine's id (``str(player.pk)``)."""
+    return {
+        str(player_id): name
+        for player_id, name in table.seats.values_list("player_id", "player__name")
+    }
+
+
+def named(message: Message, names: Mapping[str, str]) -> Message:
+    """The engine's message with the players it names by id (``player``) named as people
+    read them: a parameter replaced by a parameter, never a sentence patched."""
+    params: dict[str, Param] = {}
+    for key, value in message.params.items():
+        if isinstance(value, Message):
+            params[key] = named(value, names)
+        elif isinstance(value, tuple):
+            params[key] = tuple(named(item, names) for item in value)
+        elif key == "player" and isinstance(value, str):
+            params[key] = names.get(value, value)
+        else:
+            params[key] = value
+    return Message(message.key, params)
+
+
+def refusal(error: RulesError, names: Mapping[str, str]) -> str:
+    """The engine's refusal as the visitor reads it: players by name, the rule last."""
+    return sentence(RulesError(named(error.message, names), rule=error.rule))
+
+
 def replayed(table: Table, events: Iterable[Event]) -> Chouette:
     """The table's chouette after these events; a line the engine refuses is told in words,
     with its line number and the rule (it can only happen to a log a correction changed)."""
@@ -40,17 +70,17 @@ def replayed(table: Table, events: Iterable[Event]) -> Chouette:
     except ChouetteReplayError as error:
         raise ValidationError(
             _("Line %(seq)s of the log can no longer be played: %(reason)s")
-            % {"seq": error.index + 1, "reason": sentence(error.error)}
+            % {"seq": error.index + 1, "reason": refusal(error.error, player_names(table))}
         ) from error
 
 
-def applied(chouette: Chouette, event: Event) -> Chouette:
+def applied(table: Table, chouette: Chouette, event: Event) -> Chouette:
     """The chouette after one more event, or the engine's refusal in the visitor's
     language with the rule it enforces ("… (Galore 3.3).")."""
     try:
         return chouette.apply(event)
     except RulesError as error:
-        raise ValidationError(sentence(error)) from error
+        raise ValidationError(refusal(error, player_names(table))) from error
 
 
 def event_players(event: Event) -> set[str]:

@@ -17,11 +17,13 @@ from club.audit import actor_name
 from club.models import Player
 from rules.chouette import Chouette, describe
 from rules.chouette import events as chouette_events
+from rules.chouette.events import Event
+from rules.errors import RulesError
 from rules.messages import Message
 from rules.settlement import money_totals, transfers
 
+from .log import events_of, player_names, replayed, settings_of
 from .models import Seat, Table, TableEvent
-from .log import events_of, replayed, settings_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,19 +86,15 @@ def table_lineup_rows(table: Table) -> list[LineupRow]:
     """The order as the table shows it in large type: box, partner, captain, the team,
     then those on a break (Galore 3.1, 3.6)."""
     players = {str(seat.player_id): seat.player for seat in _seats(table)}
-    if not any(row["kind"] == chouette_events.Opening.kind for row in _event_data(table)):
-        return [LineupRow("waiting", player) for player in players.values()]
     lineup = table_chouette(table).lineup
+    if lineup is None:
+        return [LineupRow("waiting", player) for player in players.values()]
     roles: list[tuple[str, str]] = [("box", lineup.box)]
     if lineup.partner is not None:
         roles.append(("partner", lineup.partner))
     roles += [("captain" if n == 0 else "team", member) for n, member in enumerate(lineup.team)]
     roles += [("resting", player) for player in lineup.resting]
     return [LineupRow(role, players[pid]) for role, pid in roles if pid in players]
-
-
-def _event_data(table: Table) -> list[dict[str, object]]:
-    return list(table.events.order_by("seq").values_list("data", flat=True))
 
 
 def _stakes(seats: list[Seat]) -> dict[str, int]:
@@ -125,27 +123,39 @@ def table_settlement(table: Table) -> list[SettlementRow]:
 
 
 def table_log(table: Table) -> list[LogRow]:
-    """Every line of the log in order, each as the engine describes it, with the game it
-    belongs to and who recorded it (an undone game's lines stay: nothing is erased)."""
+    """Every line of the log in order, each as the engine describes it (players by name),
+    with the game it belongs to and who recorded it. An undone game's lines stay, and the
+    undo is a line of its own: nothing is erased."""
     rows = list(
         TableEvent.objects.filter(table=table).select_related("author__player").order_by("seq")
     )
+    names = player_names(table)
     chouette: Chouette | None = Chouette.start(settings_of(table))
     log: list[LogRow] = []
     for row in rows:
         event = chouette_events.from_dict(row.data)
         game: int | None = None
         if chouette is not None:
-            before = chouette.game
+            before = chouette
             try:
                 chouette = chouette.apply(event)
-            except ValueError:  # a log no longer replaying: its lines are still shown
+            except RulesError:  # a log no longer replaying: its lines are still shown
                 chouette = None
             else:
-                current = before if before is not None else chouette.game
-                game = current.number if current is not None else None
-        log.append(LogRow(row.seq, game, describe(event), actor_name(row.author), row.created))
+                game = _game_of(event, before, chouette)
+        log.append(
+            LogRow(row.seq, game, describe(event, names), actor_name(row.author), row.created)
+        )
     return log
+
+
+def _game_of(event: Event, before: Chouette, after: Chouette) -> int | None:
+    """The game a line belongs to: the one being played when it was recorded, or begun by
+    it; an undo belongs to the game it took back; None between games."""
+    if isinstance(event, chouette_events.UndoGame):
+        return before.game.number if before.game is not None else before.games[-1].number
+    playing = before.game or after.game
+    return playing.number if playing is not None else None
 
 
 def player_tables(player: Player) -> list[PlayerTableRow]:
@@ -155,6 +165,7 @@ def player_tables(player: Player) -> list[PlayerTableRow]:
     seats = (
         Seat.objects.filter(player=player)
         .select_related("table")
+        .prefetch_related("table__seats")
         .order_by("-table__created", "-table_id")
     )
     for seat in seats:

@@ -46,7 +46,6 @@ SHARED_WORDS = {
     "box",  # the chouette's box: Galore 3.1 says box in Italian too
     "extra",  # Galore 3.4: "cubi extra"
     "buchholz",
-    "chouette",
     "crawford",
     "fibs",
     "file",
@@ -620,8 +619,20 @@ AUDIT_SAMPLES = [
     (
         "table.corrected",
         {"table": "Venerdì sera", "seq": 3},
-        {"data": {"kind": "x"}, "said": {"key": "points", "params": {"count": 2}}},
-        {"data": {"kind": "x"}, "said": {"key": "points", "params": {"count": 4}}},
+        {
+            "data": {"kind": "end", "box_wins": True, "level": "single", "resigned": False},
+            "said": {
+                "key": "chouette-log-end-box-wins",
+                "params": {"level": {"key": "chouette-level-single", "params": {}}},
+            },
+        },
+        {
+            "data": {"kind": "end", "box_wins": False, "level": "gammon", "resigned": False},
+            "said": {
+                "key": "chouette-log-end-team-wins",
+                "params": {"level": {"key": "chouette-level-gammon", "params": {}}},
+            },
+        },
     ),
     (
         "table.stake",

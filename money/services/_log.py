@@ -3,17 +3,17 @@ engine, the engine's refusals in the visitor's words. For this package only."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from club.actors import Actor
-from club.audit import audit_for_subject, audit_sentence
-from rules.chouette.events import Event
+from club.audit import actor_name, audit_for_subject, audit_sentence
+from club.words import say
+from rules.chouette import describe
+from rules.chouette.events import Event, Opening, from_dict
 
-from ..log import event_players
+from ..log import event_players, player_names
 from ..models import Table, TableEvent
 
 
@@ -27,15 +27,27 @@ def locked(table: Table, version: int | None = None) -> Table:
     page was drawn from (None: a caller with no page, which acts on what it sees)."""
     row = Table.objects.select_for_update().get(pk=table.pk)
     if version is not None and version != row.version:
-        latest = audit_for_subject(subject=row).order_by("-at", "-id").first()
         raise TableChanged(
             _(
                 "The table changed after you opened it: %(change)s Nothing you sent was saved; "
                 "here is the table as it is now."
             )
-            % {"change": audit_sentence(latest) if latest is not None else ""}
+            % {"change": last_change(row)}
         )
     return row
+
+
+def last_change(table: Table) -> str:
+    """The table's latest change as a sentence: its audit entry, or the log's last line
+    when that is newer (a double or an answer is in the log alone)."""
+    entry = audit_for_subject(subject=table).order_by("-at", "-id").first()
+    line = table.events.select_related("author__player").order_by("-seq").first()
+    if line is not None and (entry is None or line.created > entry.at):
+        return _("%(who)s recorded “%(said)s”.") % {
+            "who": actor_name(line.author) or _("The site"),
+            "said": say(describe(from_dict(line.data), player_names(table))),
+        }
+    return audit_sentence(entry) if entry is not None else ""
 
 
 def refuse_closed(table: Table) -> None:
@@ -63,6 +75,17 @@ def refuse_unseated(table: Table, event: Event) -> None:
         )
 
 
+def refuse_partial_opening(table: Table, opening: Opening) -> None:
+    """Everyone seated rolls for the order (Galore 3.1): a player who sits out rests after."""
+    seated = {str(pk): name for pk, name in table.seats.values_list("player_id", "player__name")}
+    missing = sorted(name for pk, name in seated.items() if pk not in event_players(opening))
+    if missing:
+        raise ValidationError(
+            _("Everyone seated rolls for the order (Galore 3.1): %(players)s did not.")
+            % {"players": ", ".join(missing)}
+        )
+
+
 def append(table: Table, event: Event, user: Actor) -> TableEvent:
     """The event as the next line of the log."""
     last = table.events.order_by("-seq").values_list("seq", flat=True).first() or 0
@@ -74,12 +97,3 @@ def append(table: Table, event: Event, user: Actor) -> TableEvent:
 def author(user: Actor) -> User | None:
     """The account acting, or None for the site itself."""
     return user if isinstance(user, User) else None
-
-
-def player_names(table: Table) -> dict[str, str]:
-    """Each seated player's name by the engine's id (``str(player.pk)``)."""
-    return {str(seat.player_id): seat.player.name for seat in table.seats.select_related("player")}
-
-
-def named(ids: Sequence[str], names: dict[str, str]) -> list[str]:
-    return [names.get(player, player) for player in ids]

@@ -36,9 +36,16 @@ from rules.chouette import events as ev
 from rules.chouette.events import Event
 
 from ..audit import table_audit_record
+from ..log import applied, events_of, player_names, replayed
 from ..models import CODE_ALPHABET, CODE_LENGTH, Seat, Table, TableEvent, TableKind
-from ..log import applied, events_of, replayed
-from ._log import append, bump, locked, named, player_names, refuse_closed, refuse_unseated
+from ._log import (
+    append,
+    bump,
+    locked,
+    refuse_closed,
+    refuse_partial_opening,
+    refuse_unseated,
+)
 
 MAX_NAME = 80
 MAX_STAKE_CENTS = 1_000_000  # 10,000 a point: anything above is a typing slip
@@ -120,17 +127,32 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
     """Seat a player at the table (the view finds the table by its code): the player
     themself, or someone who records at the table bringing a guest. Once the opening roll
     is recorded, a newcomer joins the order at the bottom (Galore 3.1), as an event of the
-    log; before it, they roll with the others."""
+    log; before it, they roll with the others. A player who left comes back the same way,
+    at the bottom, in their seat (their results and stake kept)."""
     _stake_checked(stake_cents)
     with transaction.atomic():
         row = locked(table)
         require(can_join_table(user, row, player))
         refuse_closed(row)
-        if row.seats.filter(player=player).exists():
-            raise ValidationError(
-                _("%(player)s is already at “%(table)s”.")
-                % {"player": player.name, "table": row.name}
-            )
+        log = events_of(row)
+        opened = any(isinstance(event, ev.Opening) for event in log)
+        seat = row.seats.filter(player=player).first()
+        if seat is not None:
+            chouette = replayed(row, log)
+            away = chouette.lineup is not None and str(player.pk) not in chouette.lineup.everyone
+            if not (opened and away):
+                raise ValidationError(
+                    _("%(player)s is already at “%(table)s”.")
+                    % {"player": player.name, "table": row.name}
+                )
+            join = ev.Join(player=str(player.pk))
+            applied(row, chouette, join)
+            line = append(row, join, user)
+            bump(row)
+            params = {"seq": line.seq, "player": player.name, "change": "join"}
+            table_audit_record(row, user, "table.lineup", params=params)
+            table.version = row.version
+            return seat
         if row.kind == TableKind.MONEY and row.seats.count() >= 2:
             raise ValidationError(_("A money session is played by two players."))
         try:
@@ -141,10 +163,9 @@ def table_join(*, user: Actor, table: Table, player: Player, stake_cents: int = 
                 _("%(player)s is already at “%(table)s”.")
                 % {"player": player.name, "table": row.name}
             ) from error
-        log = events_of(row)
-        if any(isinstance(event, ev.Opening) for event in log):
+        if opened:
             join = ev.Join(player=str(player.pk))
-            applied(replayed(row, log), join)
+            applied(row, replayed(row, log), join)
             append(row, join, user)
         bump(row)
         table_audit_record(
@@ -160,13 +181,15 @@ def table_act(*, user: Actor, table: Table, event: Event, version: int | None = 
     member who is out, a deal that does not add up). Refused as well: a page out of date
     (``version``), a player not seated, a closed table. An undo is an event of its own
     (:class:`rules.chouette.events.UndoGame`): the log never loses a line."""
+    require(can_record_at(user, table))  # before the version: a stranger is told no first
     with transaction.atomic():
         row = locked(table, version)
-        require(can_record_at(user, row))
         refuse_closed(row)
         refuse_unseated(row, event)
+        if isinstance(event, ev.Opening):
+            refuse_partial_opening(row, event)
         before = replayed(row, events_of(row))
-        after = applied(before, event)
+        after = applied(row, before, event)
         line = append(row, event, user)
         bump(row)
         _audit_event(row, user, event, before, after, line)
@@ -174,23 +197,28 @@ def table_act(*, user: Actor, table: Table, event: Event, version: int | None = 
     return row
 
 
-def table_correct(*, user: Actor, table: Table, seq: int, event: Event) -> Table:
+def table_correct(
+    *, user: Actor, table: Table, seq: int, event: Event, version: int | None = None
+) -> Table:
     """A director replaces line ``seq`` of the log: the whole log must still replay (a
     correction that makes a later line illegal is refused, naming that line and its
     rule). The audit entry keeps the line before and after."""
+    require(can_correct_table(user, table))
     with transaction.atomic():
-        row = locked(table)
-        require(can_correct_table(user, row))
+        row = locked(table, version)
         line = TableEvent.objects.filter(table=row, seq=seq).first()
         if line is None:
             raise ValidationError(
                 _("The table “%(table)s” has no line %(seq)s.") % {"table": row.name, "seq": seq}
             )
         refuse_unseated(row, event)
+        if isinstance(event, ev.Opening):
+            refuse_partial_opening(row, event)
         log = events_of(row)
         old = log[seq - 1]
         log[seq - 1] = event
         replayed(row, log)
+        names = player_names(row)
         previous = dict(line.data)
         line.data = event.to_dict()
         line.save(update_fields=["data"])
@@ -200,20 +228,22 @@ def table_correct(*, user: Actor, table: Table, seq: int, event: Event) -> Table
             user,
             "table.corrected",
             params={"seq": seq},
-            before={"data": previous, "said": describe(old).as_dict()},
-            after={"data": line.data, "said": describe(event).as_dict()},
+            before={"data": previous, "said": describe(old, names).as_dict()},
+            after={"data": line.data, "said": describe(event, names).as_dict()},
         )
     table.version = row.version
     return row
 
 
-def table_set_stake(*, user: Actor, table: Table, player: Player, stake_cents: int) -> Seat:
+def table_set_stake(
+    *, user: Actor, table: Table, player: Player, stake_cents: int, version: int | None = None
+) -> Seat:
     """A player's money a point: their own before the first game, a director's at any
     time (club practice: a transfer counts at the lower of the two players' stakes)."""
     _stake_checked(stake_cents)
     with transaction.atomic():
-        row = locked(table)
-        require(can_set_stake(user, row, player))
+        row = locked(table, version)
+        require(can_set_stake(user, row, player))  # locked: a game may have begun meanwhile
         refuse_closed(row)
         seat = Seat.objects.select_for_update().filter(table=row, player=player).first()
         if seat is None:
@@ -237,13 +267,13 @@ def table_set_stake(*, user: Actor, table: Table, player: Player, stake_cents: i
     return seat
 
 
-def table_close(*, user: Actor, table: Table) -> Table:
+def table_close(*, user: Actor, table: Table, version: int | None = None) -> Table:
     """Close the table at the end of the evening: its totals are final, nothing more is
     recorded (a director may still correct a line). A game still being played is refused:
     record its end, or take it back, first."""
+    require(can_record_at(user, table))
     with transaction.atomic():
-        row = locked(table)
-        require(can_record_at(user, row))
+        row = locked(table, version)
         refuse_closed(row)
         chouette = replayed(row, events_of(row))
         if chouette.game is not None:
@@ -266,28 +296,32 @@ def _audit_event(
     """The events that change the order or the money are audited, each with its own code;
     the cube's to and fro within a game is in the log alone."""
     names = player_names(table)
+
+    def name(player: str | None) -> str:
+        return names.get(player, player) if player else ""
+
+    # the game an event belongs to: the one being played, else the last one finished
+    playing = before.game or after.game
+    number = playing.number if playing is not None else len(before.games)
     params: dict[str, Any] = {"seq": line.seq}
-    if isinstance(event, ev.Opening):
+    if isinstance(event, ev.Opening) and after.lineup is not None:
         code = "table.order"
-        params |= {
-            "box": names.get(after.lineup.box, after.lineup.box),
-            "captain": names.get(after.lineup.captain or "", after.lineup.captain or ""),
-        }
+        params |= {"box": name(after.lineup.box), "captain": name(after.lineup.captain)}
     elif isinstance(event, ev.Join | ev.Leave | ev.Rest | ev.Back):
         code = "table.lineup"
         change = {ev.Join: "join", ev.Leave: "leave", ev.Rest: "rest", ev.Back: "back"}
-        params |= {"player": names.get(event.player, event.player), "change": change[type(event)]}
+        params |= {"player": name(event.player), "change": change[type(event)]}
     elif isinstance(event, ev.Partner):
         code = "table.partner"
-        params |= {"partner": names.get(event.player, event.player) if event.player else ""}
+        params |= {"partner": name(event.player)}
     elif isinstance(event, ev.StartGame):
         code = "table.game_started"
-        params |= {"number": after.game.number if after.game is not None else len(after.games)}
-    elif isinstance(event, ev.End):
+        params |= {"number": number}
+    elif isinstance(event, ev.End) and before.game is not None:
         code = "table.game_ended"
         params |= {
-            "number": before.game.number if before.game is not None else len(before.games),
-            "box": names.get(before.lineup.box, before.lineup.box),
+            "number": number,
+            "box": name(before.game.box),
             "box_wins": event.box_wins,
             "result": "resignation" if event.resigned else event.level.name.lower(),
             "resigned": int(event.level) if event.resigned else None,
@@ -295,13 +329,12 @@ def _audit_event(
     elif isinstance(event, ev.Deal):
         code = "table.deal"
         params |= {
-            "number": before.game.number if before.game is not None else len(before.games),
-            "members": named(event.members, names),
+            "number": number,
+            "members": [name(member) for member in event.members],
             "points": event.points,
         }
     elif isinstance(event, ev.UndoGame):
         code = "table.game_undone"
-        number = before.game.number if before.game is not None else before.games[-1].number
         params |= {"number": number}
     else:
         return

@@ -1,6 +1,53 @@
-"""Tables for the money tests: players with accounts, a chouette's worth of them."""
+"""Tables for the money tests: players with accounts, a chouette's worth of them, and a
+shorthand for recording its events through the services, as the phones would."""
 
 import pytest
+
+
+@pytest.fixture
+def five(anna, bruno, carla, dario, elena):
+    """Five players in the order of their opening roll: Anna the box, Bruno the captain."""
+    return [anna, bruno, carla, dario, elena]
+
+
+@pytest.fixture
+def chouette(director, five):
+    """A single-cube chouette of five (the seed's settings), stakes 1.00 a point, its
+    opening roll recorded: Anna the box, Bruno the captain, then Carla, Dario, Elena."""
+    from money.models import TableKind
+    from money.services import table_act, table_start
+    from rules.chouette import ChouetteSettings, Opening
+
+    table = table_start(
+        user=director,
+        kind=TableKind.CHOUETTE,
+        name="Venerdì sera",
+        settings=ChouetteSettings(),
+        players=five,
+        stake_cents=100,
+    )
+    dice = (6, 5, 4, 3, 2)
+    opening = Opening(rolls=tuple((str(p.pk), die) for p, die in zip(five, dice, strict=True)))
+    return table_act(user=director, table=table, event=opening)
+
+
+@pytest.fixture
+def act(director):
+    """``act(table, event)``: one event recorded by the director, the table returned fresh."""
+    from money.models import Table
+    from money.services import table_act
+
+    def record(table, *events, user=None):
+        for event in events:
+            table = table_act(user=user or director, table=table, event=event)
+        return Table.objects.get(pk=table.pk)
+
+    return record
+
+
+def pid(player):
+    """The engine's id of a player."""
+    return str(player.pk)
 
 
 @pytest.fixture

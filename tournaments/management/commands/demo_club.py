@@ -22,6 +22,11 @@ from club.services import player_create, player_update
 from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
 from matches.services import game_record, match_create, match_record_final_score
+from money.models import Table, TableKind
+from money.services import table_act, table_set_stake, table_start
+from rules.chouette import ChouetteSettings
+from rules.chouette import events as chouette
+from rules.money import Level, MoneyRules
 from tournaments.models import Event, Tournament
 from tournaments.services.draws import event_draw
 from tournaments.services.entries import entry_check_in, entry_register
@@ -46,6 +51,7 @@ GUESTS = [
     ("Martina Lombardi", "Circolo Backgammon Bologna", "IT"),
 ]
 TOURNAMENT = "Torneo d'Autunno"
+CHOUETTE = "Venerdì sera"  # the demo chouette (money/)
 DRAW_SEED = 20261122
 DEMO_TABLES = 8  # the club's room: the two events' first rounds need 10, so two matches wait
 # (player a, player b, length, games as (winner, cube, result, resigned)) or a final score
@@ -90,7 +96,7 @@ class Command(BaseCommand):
         # in the admin, directors see everything and edit players and matches
         directors.permissions.add(
             *Permission.objects.filter(
-                content_type__app_label__in=["club", "tournaments", "matches"]
+                content_type__app_label__in=["club", "tournaments", "matches", "money"]
             ).exclude(codename__regex=r"^(add_|change_|delete_)(game|auditentry)$|^delete_match$")
         )
         username, password = self.director(directors)
@@ -108,6 +114,11 @@ class Command(BaseCommand):
         with transaction.atomic():
             if not BoardGame.objects.exists():
                 board_match = self.load_board(get_user_model().objects.get(username=username))
+        tables_loaded = False
+        with transaction.atomic():
+            if not Table.objects.exists():
+                self.load_tables(get_user_model().objects.get(username=username))
+                tables_loaded = True
         players = Player.objects.count() - players_before
         matches = Match.objects.count() - matches_before
         if players or matches:
@@ -118,6 +129,8 @@ class Command(BaseCommand):
             self.stdout.write(f"Demo tournament loaded: {TOURNAMENT}.")
         if board_match is not None:
             self.stdout.write(f"Demo game on the board: /matches/{board_match.pk}/board/")
+        if tables_loaded:
+            self.stdout.write(f"Demo tables: {CHOUETTE} (a chouette of 5) and a money session.")
         self.stdout.write(f"Director account: {username} / password: {password}")
         with transaction.atomic():
             player = self.player_account(password, get_user_model().objects.get(username=username))
@@ -210,6 +223,64 @@ class Command(BaseCommand):
                 **details,
             )
         return match
+
+    def load_tables(self, director: User) -> None:
+        """A chouette of five, three games played with a change of box, and a money session
+        between two players: recorded through the tables' services, as the phones would."""
+        five = [Player.objects.get(name=name) for name, _, _ in PLAYERS[:5]]
+        ids = [str(player.pk) for player in five]
+        table = table_start(
+            user=director,
+            kind=TableKind.CHOUETTE,
+            name=CHOUETTE,
+            settings=ChouetteSettings(),
+            players=five,
+            stake_cents=100,
+        )
+        # Sofia Ricci plays for 0.50 a point: her games count at the lower stake
+        table_set_stake(user=director, table=table, player=five[4], stake_cents=50)
+        marco, francesca, luca, sofia = ids[1:]
+        for event in (
+            # the opening roll: Giulia the box, Marco the captain (Galore 3.1)
+            chouette.Opening(rolls=tuple(zip(ids, (6, 5, 4, 3, 2), strict=True))),
+            # game 1: the box doubles, Luca drops, the others take; the box wins
+            chouette.StartGame(),
+            chouette.BoxDoubles(members=(marco, francesca, luca, sofia)),
+            chouette.Answer(member=marco, answer="take"),
+            chouette.Answer(member=francesca, answer="take"),
+            chouette.Answer(member=luca, answer="drop"),
+            chouette.Answer(member=sofia, answer="take"),
+            chouette.End(box_wins=True, level=Level.SINGLE),
+            # game 2: Francesca captains, doubles, the box takes and loses a gammon: she
+            # becomes the box, Giulia goes to the bottom
+            chouette.StartGame(),
+            chouette.MemberDoubles(member=francesca),
+            chouette.BoxAnswers(member=francesca, answer="take"),
+            chouette.End(box_wins=False, level=Level.GAMMON),
+            # game 3: Francesca's first as the box, a single game won
+            chouette.StartGame(),
+            chouette.End(box_wins=True, level=Level.SINGLE),
+        ):
+            table_act(user=director, table=table, event=event)
+        anna, tom = Player.objects.get(name="Anna Keller"), Player.objects.get(name="Tom Walsh")
+        session = table_start(
+            user=director,
+            kind=TableKind.MONEY,
+            name=f"{anna.name} – {tom.name}",
+            settings=ChouetteSettings(money=MoneyRules(jacoby=True, beavers=True)),
+            players=[anna, tom],
+            stake_cents=200,
+        )
+        for event in (
+            chouette.Opening(rolls=((str(anna.pk), 5), (str(tom.pk), 3))),
+            chouette.StartGame(),
+            chouette.End(box_wins=True, level=Level.SINGLE),
+            chouette.StartGame(),
+            chouette.BoxDoubles(members=(str(tom.pk),)),
+            chouette.Answer(member=str(tom.pk), answer="take"),
+            chouette.End(box_wins=False, level=Level.GAMMON),
+        ):
+            table_act(user=director, table=session, event=event)
 
     def load_tournament(self, director: User) -> None:
         """A 12-player knockout with a consolation, round 1 played; a Swiss in its first round."""
