@@ -21,6 +21,7 @@ from club.services import player_create, player_update, players_import
 from club.tables import PlayerTable, table_page
 from matches.selectors import match_list, player_record
 from matches.tables import MatchTable
+from money.views import player_table_rows
 
 from .queries.players import player_list, player_match_list, player_rating_history, rating_list
 from .ratings import fibs_steps, rating_kept
@@ -88,6 +89,8 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if may_change:
         context["changes"] = audit_for_subject(subject=person).order_by("-at", "-id")[:30]
+    if request.user.is_authenticated:  # money between named players: for the club's members
+        context["money_tables"] = player_table_rows(person)
     return render(request, "player.html", context)
 
 

@@ -381,9 +381,12 @@ def board_drawing(
             start = name_x - half + 18
             shapes.append(_rect(start - 18, y - 10, 12, 12, COLOURS[player], css="swatch"))
         shapes.append(_text(start, y, label, 12, "#fff", "pips", turned, anchor="start"))
-    shapes.append(_text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score"))
     length = state.match_length
-    shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
+    if length:  # money play (a money table's board) has no match score
+        shapes.append(
+            _text(tray_mid, BOTTOM + 22, f"{score[0]}–{score[1]}", 12, "#fff", css="score")
+        )
+        shapes.append(_text(tray_mid, BOTTOM + 36, _("to %(n)s") % {"n": length}, 10, "#fff"))
     targets: tuple[Target, ...] = ()
     if clickable and turn is not None:
         targets = _targets(turn, chosen, names[me], flipped=me != low, renumber=counter != me)
@@ -398,9 +401,13 @@ def board_drawing(
         }
     else:
         title = _("Board from the side of %(name)s") % {"name": names[low]}
-    description = _(
-        "Score %(me)s %(my_score)s, %(them)s %(their_score)s, match to %(length)s. "
-        "Pip count: %(me)s %(mine)s, %(them)s %(theirs)s. Cube at %(cube)s."
+    description = (
+        _(
+            "Score %(me)s %(my_score)s, %(them)s %(their_score)s, match to %(length)s. "
+            "Pip count: %(me)s %(mine)s, %(them)s %(theirs)s. Cube at %(cube)s."
+        )
+        if length
+        else _("Pip count: %(me)s %(mine)s, %(them)s %(theirs)s. Cube at %(cube)s.")  # money
     ) % {  # players A and B, in the page header's order
         "me": names[0],
         "them": names[1],

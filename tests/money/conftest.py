@@ -87,3 +87,45 @@ def account(django_user_model):
         return user
 
     return make
+
+
+# --- the pages' tests (tests/money/test_views.py, test_permissions.py) ---------------------
+
+from tests.money.pages import NAMES, PASSWORD  # noqa: E402
+
+
+@pytest.fixture
+def people(db, django_user_model):
+    """Five players, each with an account named after them in lower case."""
+    from club.policy import SYSTEM
+    from club.services import player_create, player_update
+
+    made = {}
+    for name in NAMES:
+        player = player_create(name=name, user=SYSTEM)
+        account = django_user_model.objects.create_user(name.lower(), password=PASSWORD)
+        player_update(player=player, account=account, user=SYSTEM)
+        player.refresh_from_db()
+        made[name] = player
+    return made
+
+
+@pytest.fixture
+def start_table(director):
+    """start_table(players, kind="chouette", **settings): a table started by the director."""
+    from rules.chouette import ChouetteSettings
+
+    from money.models import TableKind
+    from money.services import table_start
+
+    def start(players, kind=TableKind.CHOUETTE, stake_cents=100, **settings):
+        return table_start(
+            user=director,
+            kind=kind,
+            name="Venerdì sera" if kind == TableKind.CHOUETTE else "Anna – Bruno",
+            settings=ChouetteSettings(**settings),
+            players=list(players),
+            stake_cents=stake_cents,
+        )
+
+    return start
