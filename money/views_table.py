@@ -37,7 +37,6 @@ from club.policy import (
     sign_in_required,
 )
 from club.words import say
-from matches.forms import VersionForm
 from rules.chouette import Chouette, describe
 from rules.chouette import events as ev
 from rules.chouette.settings import CubeMode
@@ -51,6 +50,7 @@ from .forms import (
     OpeningForm,
     SeatForm,
     StakeForm,
+    UndoForm,
     answer_form_for,
 )
 from .models import Table, TableKind
@@ -383,7 +383,7 @@ def table_context(request: HttpRequest, table: Table, **forms: Any) -> dict[str,
             if not game.awaiting:
                 context["end_form"] = forms.get("end_form") or EndForm(initial=version)
         if chouette.games or game is not None:
-            context["undo_form"] = forms.get("undo_form") or VersionForm(initial=version)
+            context["undo_form"] = forms.get("undo_form") or UndoForm(initial=version)
         if context["may_seat"]:
             context["seat_form"] = forms.get("seat_form") or SeatForm(
                 initial=version, seated=[seat.player_id for seat in seats]
@@ -548,7 +548,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """The last game dropped whole: an UndoGame appended, so the log keeps every line."""
     found = _table(pk)
     require(can_record_at(request.user, found))
-    form = VersionForm(request.POST)
+    form = UndoForm(request.POST)
     return _formed(request, found, "undo_form", form, lambda f: ev.UndoGame())
 
 
@@ -607,7 +607,7 @@ def close(request: HttpRequest, pk: int) -> HttpResponse:
     """The evening is over: the table takes no more games; its settlement stays."""
     found = _table(pk)
     require(can_record_at(request.user, found))
-    form = VersionForm(request.POST)
+    form = UndoForm(request.POST)
     if form.is_valid() and form.cleaned_data["version"] != found.version:
         form.add_error(None, _("The table changed meanwhile: look at it again, then close it."))
     if form.is_valid():

@@ -190,7 +190,7 @@ def test_a_four_player_multiple_cube_game_answered_on_two_phones(
         fits_a_phone(phones[name])
     # the box ticks Carla's and Dario's cubes, not Bruno's
     form = box.locator("#box-doubles")
-    form.locator(f"input[value='{pid(bruno)}']").uncheck()
+    form.locator(f"input[name=members][value='{pid(bruno)}']").uncheck()
     form.locator("button[type=submit]").click()
     expect(box.locator("#cubes tr.waiting")).to_have_count(2)
     # each phone brings its own cube's offer in by itself, and answers it
