@@ -25,6 +25,16 @@ from rules.settlement import money_totals, transfers
 from .log import events_of, player_names, replayed, settings_of
 from .models import Seat, Table, TableEvent
 
+# the events of the order, which an undo of the game around them keeps (rules.chouette)
+LINEUP_EVENTS = (
+    chouette_events.Opening,
+    chouette_events.Join,
+    chouette_events.Leave,
+    chouette_events.Rest,
+    chouette_events.Back,
+    chouette_events.Partner,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class LineupRow:
@@ -51,13 +61,15 @@ class SettlementRow:
 
 @dataclass(frozen=True, slots=True)
 class LogRow:
-    """One line of the log: ``game`` is the game it belongs to (None between games)."""
+    """One line of the log: ``game`` is the game it belongs to (None between games);
+    ``undone``: a line of a game taken back since, kept in the log but counting no more."""
 
     seq: int
     game: int | None
     message: Message
     author_name: str
     created: datetime.datetime
+    undone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,15 +136,17 @@ def table_settlement(table: Table) -> list[SettlementRow]:
 
 def table_log(table: Table) -> list[LogRow]:
     """Every line of the log in order, each as the engine describes it (players by name),
-    with the game it belongs to and who recorded it. An undone game's lines stay, and the
-    undo is a line of its own: nothing is erased."""
+    with the game it belongs to and who recorded it. An undone game's lines stay, marked
+    ``undone``, and the undo is a line of its own: nothing is erased."""
     rows = list(
         TableEvent.objects.filter(table=table).select_related("author__player").order_by("seq")
     )
     names = player_names(table)
     chouette: Chouette | None = Chouette.start(settings_of(table))
-    log: list[LogRow] = []
-    for row in rows:
+    games: list[list[int]] = []  # each game's lines (by index), the last game on top
+    undone: set[int] = set()
+    found: list[tuple[TableEvent, Event, int | None]] = []
+    for index, row in enumerate(rows):
         event = chouette_events.from_dict(row.data)
         game: int | None = None
         if chouette is not None:
@@ -143,10 +157,24 @@ def table_log(table: Table) -> list[LogRow]:
                 chouette = None
             else:
                 game = _game_of(event, before, chouette)
-        log.append(
-            LogRow(row.seq, game, describe(event, names), actor_name(row.author), row.created)
+        if isinstance(event, chouette_events.StartGame):
+            games.append([index])
+        elif isinstance(event, chouette_events.UndoGame):
+            undone.update(games.pop() if games else ())
+        elif game is not None and games and not isinstance(event, LINEUP_EVENTS):
+            games[-1].append(index)  # the engine's undo keeps the order's changes
+        found.append((row, event, game))
+    return [
+        LogRow(
+            row.seq,
+            game,
+            describe(event, names),
+            actor_name(row.author),
+            row.created,
+            undone=index in undone,
         )
-    return log
+        for index, (row, event, game) in enumerate(found)
+    ]
 
 
 def _game_of(event: Event, before: Chouette, after: Chouette) -> int | None:

@@ -219,3 +219,32 @@ def test_a_long_evening_asks_the_database_no_more_than_a_short_one(chouette, act
     first = counted(short)
     long = act(short, *[e for _ in range(9) for e in (StartGame(), End(True, Level.GAMMON))])
     assert counted(long) == first == 7  # the table, the log twice, the seats thrice, names
+
+
+def test_the_log_marks_the_lines_of_a_game_taken_back(chouette, act, five):
+    """The log never loses a line: game 2's lines stay, marked undone, and the undo is a
+    line of its own; a player's break during the game is kept by the undo (the order's
+    changes stand), so it is not marked."""
+    from rules.chouette import UndoGame
+
+    table = act(
+        chouette,
+        StartGame(),
+        End(box_wins=True, level=Level.SINGLE),
+        StartGame(),
+        Deal(members=(pid(five[3]),), points=1),
+        End(box_wins=False, level=Level.SINGLE),
+        Rest(pid(five[3])),
+        UndoGame(),
+    )
+    log = table_log(table)
+    assert [(row.seq, row.game, row.undone) for row in log] == [
+        (1, None, False),
+        (2, 1, False),
+        (3, 1, False),
+        (4, 2, True),
+        (5, 2, True),
+        (6, 2, True),
+        (7, None, False),  # the break, after game 2: kept
+        (8, 2, False),  # the undo itself
+    ]
