@@ -116,6 +116,7 @@ def table_context(request: HttpRequest, table: Table, **forms: Any) -> dict[str,
                 "game": row.game,
                 "text": said(row.message, names),
                 "author": row.author_name,
+                "undone": row.undone,
                 "created": row.created,
             }
             for row in table_log(table)
