@@ -46,6 +46,7 @@ SHARED_WORDS = {
     "box",  # the chouette's box: Galore 3.1 says box in Italian too
     "extra",  # Galore 3.4: "cubi extra"
     "buchholz",
+    "chouette",
     "crawford",
     "fibs",
     "file",
