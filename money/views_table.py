@@ -101,6 +101,11 @@ def table_context(request: HttpRequest, table: Table, **forms: Any) -> dict[str,
             for who in (game.awaiting if game else ())
         ],
         "cubes": cube_rows(chouette, names, me),
+        # a member who dropped (or settled) has left this game: their phone says so
+        "out_of_game": game is not None
+        and me is not None
+        and me in game.members
+        and me not in game.playing,
         "totals": [
             {
                 "player": row.player,
