@@ -18,6 +18,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from club.forms import NameField, PlayerChoiceField, PlayerMultipleChoiceField
+from club.models import Player
+from matches.forms import VersionedForm
 from rules.chouette.events import (
     Answer,
     BoxAnswers,
@@ -29,10 +33,6 @@ from rules.chouette.events import (
     from_dict,
 )
 from rules.chouette.settings import BoxKeeping, ChouetteSettings, Consultation, CubeMode
-
-from club.forms import NameField, PlayerChoiceField, PlayerMultipleChoiceField
-from club.models import Player
-from matches.forms import VersionedForm
 from rules.errors import RulesError
 from rules.money import Level, MoneyRules
 
@@ -269,6 +269,7 @@ class SeatForm(forms.Form):
     stake = StakeField()
 
     def __init__(self, *args: Any, seated: list[int], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "seat_%s")  # ids unique on the table's page
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
         assert isinstance(field, PlayerChoiceField)
@@ -282,6 +283,7 @@ class StakeForm(forms.Form):
     stake = StakeField(required=True)
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "stake_%s")  # ids unique on the table's page
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
         assert isinstance(field, PlayerChoiceField)
@@ -297,6 +299,7 @@ class BoxDoublesForm(VersionedForm):
     )
 
     def __init__(self, *args: Any, members: list[tuple[str, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "box_%s")  # ids unique on the table's page
         super().__init__(*args, **kwargs)
         field = self.fields["members"]
         assert isinstance(field, forms.MultipleChoiceField)
@@ -305,6 +308,14 @@ class BoxDoublesForm(VersionedForm):
 
     def event(self) -> BoxDoubles:
         return BoxDoubles(members=tuple(self.cleaned_data["members"]))
+
+
+class UndoForm(VersionedForm):
+    """The last game taken back: only the version the page was drawn from."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "undo_%s")  # ids unique on the table's page
+        super().__init__(*args, **kwargs)
 
 
 class ActForm(VersionedForm):
@@ -336,6 +347,7 @@ class OpeningForm(VersionedForm):
     captain, and so on. Equal dice roll again: the engine refuses them."""
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "opening_%s")  # ids unique on the table's page
         super().__init__(*args, **kwargs)
         self.players = players
         for player in players:
@@ -372,6 +384,7 @@ class DealForm(VersionedForm):
     )
 
     def __init__(self, *args: Any, members: list[tuple[str, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "deal_%s")  # ids unique on the table's page
         super().__init__(*args, **kwargs)
         field = self.fields["members"]
         assert isinstance(field, forms.MultipleChoiceField)
@@ -393,6 +406,10 @@ class DealForm(VersionedForm):
 class EndForm(VersionedForm):
     """The game's result for those still in: who won, and how much (single, gammon,
     backgammon), played out or resigned."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "end_%s")  # ids unique on the table's page
+        super().__init__(*args, **kwargs)
 
     winner = forms.ChoiceField(
         label=gettext_lazy("Who won"), choices=WINNER_CHOICES, widget=forms.RadioSelect

@@ -14,7 +14,7 @@ from club.policy import sign_in_required
 
 from .models import Table
 from .queries import table_settlement, table_totals
-from .views_table import euros
+from .taps import euros
 
 
 @sign_in_required

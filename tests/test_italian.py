@@ -47,6 +47,7 @@ SHARED_WORDS = {
     "chouette",
     "extra",  # Galore 3.4: "cubi extra"
     "buchholz",
+    "chouette",
     "crawford",
     "fibs",
     "file",

@@ -113,10 +113,9 @@ def people(db, django_user_model):
 @pytest.fixture
 def start_table(director):
     """start_table(players, kind="chouette", **settings): a table started by the director."""
-    from rules.chouette import ChouetteSettings
-
     from money.models import TableKind
     from money.services import table_start
+    from rules.chouette import ChouetteSettings
 
     def start(players, kind=TableKind.CHOUETTE, stake_cents=100, **settings):
         return table_start(

@@ -190,7 +190,7 @@ def test_a_four_player_multiple_cube_game_answered_on_two_phones(
         fits_a_phone(phones[name])
     # the box ticks Carla's and Dario's cubes, not Bruno's
     form = box.locator("#box-doubles")
-    form.locator(f"input[value='{pid(bruno)}']").uncheck()
+    form.locator(f"input[name=members][value='{pid(bruno)}']").uncheck()
     form.locator("button[type=submit]").click()
     expect(box.locator("#cubes tr.waiting")).to_have_count(2)
     # each phone brings its own cube's offer in by itself, and answers it
@@ -203,6 +203,9 @@ def test_a_four_player_multiple_cube_game_answered_on_two_phones(
     dario_phone.locator("#taps-" + pid(dario) + " button.tap", has_text=drops).click()
     expect(carla_phone.locator("#my-cube .cube-value")).to_have_text("2")
     expect(dario_phone.locator("#my-cube")).to_have_count(0)  # out of the game, paid
+    expect(dario_phone.locator("#out-of-game")).to_have_text(
+        said("it", "You are out of this game: you have settled with the box.")
+    )
     for phone in (carla_phone, dario_phone):
         fits_a_phone(phone)
     # the box's page brings every cube in: Bruno's at 1, Carla's at 2, Dario out

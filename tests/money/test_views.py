@@ -343,6 +343,7 @@ def test_undo_drops_the_last_game_and_the_log_keeps_its_lines(client, people, fi
     assert five.events.count() == lines + 1
     page = client.get(reverse("money:table", args=[five.pk])).content.decode()
     assert page.count('id="log-') == lines + 1
+    assert page.count('class="undone"') == 2  # the game's start and its end, struck through
     assert re.search(
         r'role-box[^"]*">\s*<span class="role">[^<]*</span> <span class="who">Anna', page
     )
