@@ -47,7 +47,6 @@ SHARED_WORDS = {
     "chouette",
     "extra",  # Galore 3.4: "cubi extra"
     "buchholz",
-    "chouette",
     "crawford",
     "fibs",
     "file",
