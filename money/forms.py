@@ -474,6 +474,13 @@ class DealCorrectForm(DealForm):
         return self.event()
 
 
+class BoxDoublesCorrectForm(BoxDoublesForm):
+    """The members the box doubled, ticked by name as when it was recorded."""
+
+    def corrected(self, before: Event) -> Event:
+        return self.event()
+
+
 class OpeningCorrectForm(VersionedForm):
     """The opening roll's dice, as they were rolled."""
 
@@ -492,7 +499,12 @@ class OpeningCorrectForm(VersionedForm):
 
 
 CorrectionForm = (
-    CorrectForm | AnswerCorrectForm | EndCorrectForm | DealCorrectForm | OpeningCorrectForm
+    CorrectForm
+    | AnswerCorrectForm
+    | EndCorrectForm
+    | DealCorrectForm
+    | OpeningCorrectForm
+    | BoxDoublesCorrectForm
 )
 
 
@@ -519,6 +531,10 @@ def answer_form_for(
         )
         members = [(pid, names.get(pid, pid)) for pid in names]
         return DealCorrectForm(data, members=members, initial=initial)
+    if isinstance(before, BoxDoubles):
+        initial["members"] = list(before.members)
+        members = [(pid, names.get(pid, pid)) for pid in names]
+        return BoxDoublesCorrectForm(data, members=members, initial=initial)
     if isinstance(before, Opening):
         initial.update({f"die_{pid}": die for pid, die in before.rolls})
         players = [(pid, names.get(pid, pid)) for pid, _die in before.rolls]

@@ -464,12 +464,38 @@ def test_the_box_doubles_the_cubes_it_ticks_and_a_wrong_tick_is_said(client, peo
     assert sorted(waiting) == sorted([pid(carla), pid(dario)])
 
 
+def test_a_director_corrects_whom_the_box_doubled_by_name(client, people, five, director):
+    """The box's double is corrected with its members ticked by name, never as engine data;
+    with one cube the box doubles every member still in (Galore 3.3), so leaving one out is
+    refused in words and the line stays as it was."""
+    from rules.chouette import events as ev
+
+    anna, bruno, carla, dario, elena = people.values()
+    client.force_login(anna.user)
+    ordered(client, five, people)
+    tap(client, five, ev.StartGame())
+    members = (pid(bruno), pid(carla), pid(dario), pid(elena))
+    tap(client, five, ev.BoxDoubles(members=members))
+    line = five.events.get(data__kind="box-doubles")
+    client.force_login(director)
+    url = reverse("money:correct", args=[five.pk, line.seq])
+    form = client.get(url).content.decode()
+    assert "Bruno" in form and '"kind"' not in form
+    assert len(re.findall(r'type="checkbox"[^>]*checked', form)) == 4
+    some = {"members": [pid(bruno), pid(carla)], "version": version(five)}
+    refused = client.post(url, some)
+    assert refused.status_code == 400 and "Galore 3.3" in text(refused), text(refused)[-2000:]
+    line.refresh_from_db()
+    assert sorted(line.data["members"]) == sorted(members)
+
+
 @pytest.mark.parametrize(
     "kind, sent, said",
     [
         ("opening", {"die_X": "7"}, "Select a valid choice"),
         ("start-game", {"event": "{"}, "This button is not one the table offers"),
-        ("box-doubles", {"event": '{"kind": "box-doubles", "members": ["999"]}'}, "999"),
+        ("box-doubles", {"members": ["999"]}, "Select a valid choice"),
+        ("box-doubles", {"members": []}, "This field is required."),
         ("answer", {"answer": "maybe"}, "Select a valid choice"),
         ("deal", {"members": [], "points": "1"}, "This field is required."),
     ],
