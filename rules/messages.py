@@ -817,4 +817,14 @@ CATALOG: Final[Mapping[str, Template]] = {
     "chouette-setting-max-cube": gettext_noop("the cube stops at %(cube)s"),
     "chouette-setting-nackgammon": gettext_noop("nackgammon: the games start from its position"),
     # --- the chouette: end of section
+    # --- time: clocks (tournament rules)
+    "clock-time-backwards": gettext_noop(
+        "the time %(at)s ms is earlier than the clock's last time, %(last)s ms"
+    ),
+    "clock-not-running": gettext_noop("the clock is not running"),
+    "clock-running": gettext_noop("the clock is already running"),
+    "clock-paused": gettext_noop("the clock is paused: resume it"),
+    "clock-not-paused": gettext_noop("the clock is not paused"),
+    "clock-flag-fallen": gettext_noop("player %(player)s has run out of time: the flag has fallen"),
+    # --- time: end of section
 }
