@@ -367,3 +367,24 @@ def test_two_requests_after_the_flag_record_one_result(match5, director, clock_r
     assert sorted(told) == [False] * 9 + [True]
     assert AuditEntry.objects.filter(match_id=match5.pk, code="clock.flag").count() == 1
     assert Game.objects.filter(match=match5).count() == (1 if rule is FlagRule.GAME else 0)
+
+
+def test_a_forfeit_on_time_taken_back_lets_the_game_go_on_with_time_to_play(
+    board, match5, director, clock_rule
+):
+    """A director takes the forfeit back (a correction, like a retirement): the game goes on
+    where it stopped, and the player whose flag fell has the time per point they still need."""
+    from matches.services import match_result_clear
+
+    clock_rule(ClockUse.REQUIRED)
+    state = opened(board, director, at=0)
+    loser = state.game.acting
+    MatchClock.objects.filter(match=match5).update(remaining_a=1_000, remaining_b=1_000)
+    assert board_flag_check(match=match5, at=20_000) is True
+    match_result_clear(match=Match.objects.get(pk=match5.pk), user=director)
+    played(board, director, 30_000, state)
+    clock = row(match5)
+    assert clock.running == 1 - loser and clock.flagged is None
+    assert clock.as_clock().remaining_ms == tuple(
+        300_000 if side == loser else 1_000 for side in (0, 1)
+    )
