@@ -278,19 +278,19 @@ def _resumed(entry: AuditEntry, who: str) -> str:
 
 
 def _flag(entry: AuditEntry, who: str) -> str:
-    values = {"name": entry.params.get("name"), "winner": entry.params.get("winner")}
+    values = {"who": who, "name": entry.params.get("name"), "winner": entry.params.get("winner")}
     if entry.params.get("lost") == "game":
         return (
             _(
-                "The time of %(name)s ran out on the board's clock: %(winner)s wins the game on "
-                "time (tournament rules)."
+                "%(who)s recorded that the time of %(name)s ran out on the board's clock: "
+                "%(winner)s wins the game on time (tournament rules)."
             )
             % values
         )
     return (
         _(
-            "The time of %(name)s ran out on the board's clock: %(winner)s wins the match on "
-            "time (tournament rules)."
+            "%(who)s recorded that the time of %(name)s ran out on the board's clock: "
+            "%(winner)s wins the match on time (tournament rules)."
         )
         % values
     )
