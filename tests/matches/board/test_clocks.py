@@ -388,3 +388,28 @@ def test_a_forfeit_on_time_taken_back_lets_the_game_go_on_with_time_to_play(
     assert clock.as_clock().remaining_ms == tuple(
         300_000 if side == loser else 1_000 for side in (0, 1)
     )
+
+
+def test_the_clocks_buttons_through_the_pages(board, match5, director, member, clock_rule, client):
+    """A player starts allowed clocks from the board; a director pauses and restarts them; a
+    player may not pause, a stranger may do nothing, an unknown button is refused in words."""
+    clock_rule(ClockUse.ALLOWED)
+    opened(board, director, at=now_ms())
+    url = f"/matches/{match5.pk}/board/clocks/"
+    client.force_login(member)
+    assert client.post(url, {"clock": "start"}).status_code == 403  # not a player of it
+    Player.objects.filter(pk=match5.player_a_id).update(user=member)
+    page = client.get(f"/matches/{match5.pk}/board/").content.decode()
+    assert "Start the clocks" in page and "Either player may start them." in page
+    response = client.post(url, {"clock": "start"}, headers={"X-Board": "1"})
+    assert response.status_code == 200 and "data-running" in response.content.decode()
+    assert client.post(url, {"clock": "pause"}).status_code == 403  # a director's
+    assert client.post(url, {"clock": "start"}).status_code == 400  # already started
+    client.force_login(director)
+    response = client.post(url, {"clock": "pause"}, headers={"X-Board": "1"})
+    assert 'id="clock-paused"' in response.content.decode()
+    assert "Restart the clocks" in response.content.decode()
+    response = client.post(url, {"clock": "wind"}, headers={"X-Board": "1"})
+    assert response.status_code == 400 and "Unknown action." in response.content.decode()
+    assert client.post(url, {"clock": "resume"}).status_code == 302  # back to the board
+    assert row(match5).running is not None
