@@ -413,3 +413,59 @@ def test_the_clocks_buttons_through_the_pages(board, match5, director, member, c
     assert response.status_code == 400 and "Unknown action." in response.content.decode()
     assert client.post(url, {"clock": "resume"}).status_code == 302  # back to the board
     assert row(match5).running is not None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL's row locks (run by .ci/run's PostgreSQL pass); "
+    "SQLite serialises every write",
+)
+def test_plays_sent_as_the_flag_falls_are_refused_and_the_flag_recorded_once(
+    match5, director, clock_rule
+):
+    """Five devices send the play and five poll, all after the flag fell: the clock's lock
+    comes first for all of them, so no play is applied, one poll records the forfeit, and
+    no request waits on another for ever (the locks are taken in one order)."""
+    clock_rule(ClockUse.REQUIRED)
+    board_game = board_game_start(match=match5, user=director)
+    state = opened(board_game, director, at=0)
+    play = state.turn.plays[0].notation
+    MatchClock.objects.filter(match=match5).update(remaining_a=1_000, remaining_b=1_000)
+    version = BoardGame.objects.get(pk=board_game.pk).version
+    barrier = threading.Barrier(10)
+    told: list[str] = []
+
+    def send() -> None:
+        try:
+            barrier.wait()
+            board_game_act(
+                board_game=BoardGame.objects.get(pk=board_game.pk),
+                version=version,
+                action="play",
+                play=play,
+                user=director,
+                at=60_000,
+            )
+            told.append("played")
+        except ValidationError:
+            told.append("refused")
+        finally:
+            connections.close_all()
+
+    def poll() -> None:
+        try:
+            barrier.wait()
+            match = Match.objects.get(pk=match5.pk)
+            told.append("recorded" if board_flag_check(match=match, at=60_000) else "seen")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send if n % 2 else poll) for n in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(told) == ["recorded"] + ["refused"] * 5 + ["seen"] * 4
+    assert Match.objects.get(pk=match5.pk).forfeit == "time"
+    assert BoardGame.objects.get(pk=board_game.pk).version == version  # nothing applied
