@@ -170,7 +170,9 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
                 Match.objects.filter(place__event__tournament=tournament)
                 .select_related("player_a", "player_b", "place", "table")
                 .prefetch_related(
-                    Prefetch("games", queryset=Game.objects.order_by("number")), "arrivals"
+                    Prefetch("games", queryset=Game.objects.order_by("number")),
+                    "penalties",
+                    "arrivals",
                 )
                 .order_by("place__event_id", "place__round", "place__id")
             )
