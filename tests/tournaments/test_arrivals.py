@@ -404,3 +404,27 @@ def test_nobody_but_its_directors_records_or_decides_arrivals_nor_sets_times(
 def test_an_anonymous_visitor_sees_no_dashboard_button(called):
     page = Client().get(reverse("round", args=[called.pk, 1]))
     assert page.status_code == 200 and "arrival" not in page.content.decode()
+
+
+def test_points_past_the_length_give_the_length_without_the_forfeit_rule(
+    called, director, tournament
+):
+    """A point a minute and two hours late: the points cannot count past the match's
+    length, which they win for the opponent (tournament rules)."""
+    tournament_time_set(
+        tournament=tournament,
+        user=director,
+        late_minutes_per_point=1,
+        late_grace_minutes=0,
+        late_forfeit_at_half=False,
+        clock_seconds_per_point=120,
+        clock_delay_seconds=12,
+        clock_on_flag="match",
+    )
+    match = open_matches(called)[0]
+    arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(120))
+    assert arrival.points == 120
+    arrival_confirm(arrival=arrival, user=director)
+    assert Penalty.objects.get(match=match).points == 7
+    won = Match.objects.get(pk=match.pk)
+    assert won.decided and match_derived(won).score == (0, 7)
