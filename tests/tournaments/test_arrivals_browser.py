@@ -80,6 +80,6 @@ def test_a_late_arrival_is_penalised_and_the_score_sheet_shows_it(
     page.goto(f"{site.url}{Match.objects.get(pk=match.pk).get_absolute_url()}")
     sheet = " ".join(page.locator("main").inner_text().split())
     assert "Score 2–0" in sheet, sheet  # the points scored before the first game
-    assert f"Penalty: 2 points to {early}" in sheet, sheet
-    assert "12 minutes late" in sheet, sheet
+    row = " ".join(page.locator("tr.penalty").inner_text().split())  # before game 1
+    assert f"Penalty 0–0 2 points to {early} — {late} 12 minutes late 2 2–0" in row, row
     context.close()
