@@ -114,6 +114,11 @@ def _page(
         "disputes": list(match.disputes.all()),
         "error": error,
         "next_number": len(sheet.rows) + 1,
+        # penalty points won it: taken back on their line, not as a result
+        "won_by_penalty": sheet.over
+        and match.final_score_a is None
+        and bool(sheet.lines)
+        and isinstance(sheet.lines[-1], PenaltyRow),
     }
     situation = game_situation(match=match)  # the next game: Crawford, the cubes allowed
     context["next_game"] = situation if situation.playable else None

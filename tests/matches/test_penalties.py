@@ -456,3 +456,37 @@ def test_the_match_page_says_penalties_in_italian(client, match5, award):
     words = page_words(page)
     assert "Penalità" in words
     assert "2 punti a Anna Rossi — Bruno Bianchi in ritardo di 10 minuti" in words
+
+
+def test_a_match_won_by_penalty_points_is_taken_back_on_the_penalty_s_line(
+    director_client, match5, award, director
+):
+    penalty = award(match5, 1, 5, reason="lateness", note="", minutes_late=50)
+    page = director_client.get(reverse("match", args=[match5.pk])).content.decode()
+    assert 'id="won-by-penalty"' in page and 'id="take-back"' not in page
+    assert reverse("penalty_remove", args=[match5.pk, penalty.pk]) in page
+    refused = director_client.post(
+        reverse("result_clear", args=[match5.pk]),
+        {"version": fresh(match5).version, "confirm": "1"},
+    )
+    assert refused.status_code == 400
+    assert "take back the penalty on its line instead" in page_words(refused)
+
+
+def test_a_lateness_forfeit_before_the_first_game_is_taken_back_from_the_page(
+    director_client, match5, award, director
+):
+    award(match5, 1, 2, reason="lateness", note="", minutes_late=10)
+    match_forfeit(match=fresh(match5), side=1, reason="lateness", user=director)
+    page = director_client.get(reverse("match", args=[match5.pk]))
+    words = page_words(page)
+    assert "Bruno Bianchi forfeited by lateness" in words
+    assert "The forfeit goes, and the match goes on from its games." in words
+    done = director_client.post(
+        reverse("result_clear", args=[match5.pk]),
+        {"version": fresh(match5).version, "confirm": "1"},
+        follow=True,
+    )
+    assert done.status_code == 200 and fresh(match5).forfeit == ""
+    assert fresh(match5).status == Match.Status.SCHEDULED
+    assert sheet(match5).score == (2, 0)
