@@ -292,3 +292,42 @@ def test_the_board_of_a_round_on_clocks_shows_them(director_client, drawn, direc
     start(drawn, 1, None, director, clocks="required")
     page = director_client.get(board).content.decode()
     assert 'id="board-clocks"' in page and "14:00" in page
+
+
+# --- a tournament moved to another site keeps its time -------------------------------------
+
+
+def test_an_exported_tournament_keeps_its_time_rules_and_round_times(
+    event_with, director, tournament
+):
+    from tests.tournaments.helpers import another_tournament
+    from tournaments.transfer import tournament_export, tournament_import
+
+    event = event_with(Event.Format.SWISS, 4, lengths=(5,), swiss_rounds=3)
+    tournament_time_set(tournament=tournament, user=director, **TIME)
+    start(event, 1, NOON, director, clocks="required")
+    start(event, 3, NOON + minutes(90), director, clocks="allowed")
+    document = tournament_export(tournament=Tournament.objects.get(pk=tournament.pk))
+    copy = tournament_import(document=another_tournament(document), user=director)
+    assert copy.lateness_rules == LatenessRules(10, 5, False)
+    assert (copy.clock_seconds_per_point, copy.clock_delay_seconds, copy.clock_on_flag) == (
+        90,
+        0,
+        "game",
+    )
+    rows = list(Round.objects.filter(event__tournament=copy).order_by("number"))
+    assert [(r.number, r.length, r.starts_at, r.clocks) for r in rows] == [
+        (1, 5, NOON, "required"),
+        (2, 5, None, "none"),
+        (3, 5, NOON + minutes(90), "allowed"),
+    ]
+
+
+def test_a_file_written_before_the_time_rules_reads_with_the_defaults(tournament, director):
+    from tests.tournaments.helpers import another_tournament
+    from tournaments.transfer import tournament_export, tournament_import
+
+    document = tournament_export(tournament=tournament)
+    del document["tournament"]["time"]
+    copy = tournament_import(document=another_tournament(document), user=director)
+    assert copy.lateness_rules == LatenessRules() and copy.clock_seconds_per_point == 120
