@@ -246,7 +246,7 @@ class ByePart(Part):
 class RoundTimePart(Part):
     """A round's start (its call) and clocks (issue 28), by its number."""
 
-    number: Count
+    number: Annotated[int, Field(ge=1, le=200), Says.whole(1, 200)]  # rows made up to it
     starts_at: MaybeMoment = None
     clocks: Annotated[Round.Clocks, Says.choice(Round.Clocks.values)] = Round.Clocks.NONE
 
