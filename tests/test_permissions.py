@@ -28,6 +28,7 @@ from matches.penalties import match_penalty_award
 from matches.services import game_record
 from tournaments.models import (
     Announcement,
+    Arrival,
     Bye,
     Entry,
     EntryRequest,
@@ -183,6 +184,7 @@ MODELS = (
     Notifications,
     Announcement,
     Penalty,
+    Arrival,
 )
 
 
@@ -208,6 +210,14 @@ def snapshot():
         list(Invitation.objects.order_by("pk").values_list("used_at", "revoked_at")),
         list(EntryRequest.objects.order_by("pk").values_list("status")),
         list(Tournament.objects.order_by("pk").values_list("open_entry")),
+        # time (issue 28): the time rules, the rounds' starts and clocks, the arrivals
+        list(
+            Tournament.objects.order_by("pk").values_list(
+                "late_minutes_per_point", "clock_seconds_per_point", "clock_on_flag"
+            )
+        ),
+        list(Round.objects.order_by("pk").values_list("starts_at", "clocks")),
+        list(Arrival.objects.order_by("pk").values_list("state")),
     ]
 
 

@@ -44,7 +44,7 @@ from matches.models import CUBE_VALUES, BoardAction, BoardGame, Dispute, Game, M
 from rules.game import Act, Action
 from rules.text import one_line
 
-from ..models import Entry, Event, Place, Tournament
+from ..models import Entry, Event, Place, Round, Tournament
 
 FORMAT: Final = "crawford-tournament"
 VERSION = 2  # 2: the tournament's identity ("uuid"); 1: without it, still read
@@ -243,6 +243,14 @@ class ByePart(Part):
     reason_params: JsonObject
 
 
+class RoundTimePart(Part):
+    """A round's start (its call) and clocks (issue 28), by its number."""
+
+    number: Annotated[int, Field(ge=1, le=200), Says.whole(1, 200)]  # rows made up to it
+    starts_at: MaybeMoment = None
+    clocks: Annotated[Round.Clocks, Says.choice(Round.Clocks.values)] = Round.Clocks.NONE
+
+
 class EventPart(Part):
     key: Key
     name: Name  # empty: the site names it, in each reader's language
@@ -257,6 +265,7 @@ class EventPart(Part):
     draw_seed: Annotated[int | None, Field(ge=-BIG - 1, le=BIG), Says.whole(-BIG - 1, BIG)]
     drawn_at: MaybeMoment
     rounds: list[Count]  # each round's match length
+    round_times: list[RoundTimePart] = []  # files written before them: none
     entries: list[EntryPart]
     byes: list[ByePart]
     _matches: list[MatchPart] = PrivateAttr(default_factory=list)
@@ -414,6 +423,19 @@ class AuditPart(Part):
     tournament: Flag  # an entry of the tournament (else of a match, before it was placed)
 
 
+class TimeRulesPart(Part):
+    """The tournament's time rules (issue 28): files written before them, the defaults."""
+
+    late_minutes_per_point: Annotated[int, Field(ge=0, le=120), Says.whole(0, 120)] = 5
+    late_grace_minutes: Annotated[int, Field(ge=0, le=120), Says.whole(0, 120)] = 0
+    late_forfeit_at_half: Flag = True
+    clock_seconds_per_point: Annotated[int, Field(ge=1, le=3600), Says.whole(1, 3600)] = 120
+    clock_delay_seconds: Annotated[int, Field(ge=0, le=300), Says.whole(0, 300)] = 12
+    clock_on_flag: Annotated[Tournament.OnFlag, Says.choice(Tournament.OnFlag.values)] = (
+        Tournament.OnFlag.MATCH
+    )
+
+
 class TournamentPartV1(Part):
     uuid: Annotated[UUID | None, Says(gettext_noop("a UUID (32 hexadecimal digits)"))] = None
     name: Annotated[Name, AfterValidator(_not_blank)]
@@ -424,6 +446,7 @@ class TournamentPartV1(Part):
         Tournament.LateRounds, Says.choice(Tournament.LateRounds.values)
     ] = Tournament.LateRounds.LOSS
     directors: list[Account]  # user names: no account of this site because a file says so
+    time: TimeRulesPart = TimeRulesPart()  # files written before the time rules: the defaults
 
 
 class TournamentPart(TournamentPartV1):

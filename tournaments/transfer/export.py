@@ -22,7 +22,7 @@ from club.models import AuditEntry, Player
 from matches.models import BoardGame, Dispute, Game, Match
 from rules.game import Act
 
-from ..models import Bye, Entry, Event, Place, Tournament
+from ..models import Bye, Entry, Event, Place, Round, Tournament
 from .document import (
     FORMAT,
     SUBJECTS,
@@ -37,7 +37,9 @@ from .document import (
     GamePart,
     MatchPart,
     PlayerPart,
+    RoundTimePart,
     SubjectPart,
+    TimeRulesPart,
     TournamentPart,
 )
 from .reading import place_in_file
@@ -126,6 +128,14 @@ def tournament_document(*, tournament: Tournament) -> Document:
             physical_dice=tournament.physical_dice,
             late_rounds=Tournament.LateRounds(tournament.late_rounds),
             directors=sorted(u.get_username() for u in tournament.directors.all()),
+            time=TimeRulesPart(
+                late_minutes_per_point=tournament.late_minutes_per_point,
+                late_grace_minutes=tournament.late_grace_minutes,
+                late_forfeit_at_half=tournament.late_forfeit_at_half,
+                clock_seconds_per_point=tournament.clock_seconds_per_point,
+                clock_delay_seconds=tournament.clock_delay_seconds,
+                clock_on_flag=Tournament.OnFlag(tournament.clock_on_flag),
+            ),
         ),
         players=[
             PlayerPart(
@@ -180,6 +190,11 @@ def _event_out(
         draw_seed=event.draw_seed,
         drawn_at=event.drawn_at,
         rounds=[r.length for r in sorted(event.rounds.all(), key=lambda r: r.number)],
+        round_times=[
+            RoundTimePart(number=r.number, starts_at=r.starts_at, clocks=Round.Clocks(r.clocks))
+            for r in sorted(event.rounds.all(), key=lambda r: r.number)
+            if r.starts_at is not None or r.clocks != Round.Clocks.NONE
+        ],
         entries=[
             EntryPart(
                 player=player_key[e.player_id],

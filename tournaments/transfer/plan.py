@@ -64,6 +64,13 @@ class ImportPlan:
         return self.document.tournament.late_rounds
 
     @property
+    def time_rules(self) -> dict[str, Any]:
+        """The tournament's time rules, as its fields (a file without them: the defaults)."""
+        rules: dict[str, Any] = self.document.tournament.time.model_dump()
+        rules["clock_on_flag"] = str(rules["clock_on_flag"])
+        return rules
+
+    @property
     def directors_named(self) -> tuple[str, ...]:
         """The user names the file gives as its directors."""
         return tuple(dict.fromkeys(self.document.tournament.directors))

@@ -141,6 +141,7 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
         venue=plan.venue,
         physical_dice=plan.physical_dice,
         late_rounds=plan.late_rounds,
+        **plan.time_rules,
     )
     tournament.directors.set(directors)
     if isinstance(user, User) and user.is_authenticated:
@@ -163,9 +164,16 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
             drawn_at=event.drawn_at,
         )
     Round.objects.bulk_create(
-        Round(event=events[e.key], number=n, length=length)
+        Round(
+            event=events[e.key],
+            number=n,
+            length=e.rounds[min(n, len(e.rounds)) - 1],  # a round timed past them: the last
+            starts_at=times[n].starts_at if n in times else None,
+            clocks=times[n].clocks if n in times else Round.Clocks.NONE,
+        )
         for e in plan.events
-        for n, length in enumerate(e.rounds, 1)
+        for times in [{t.number: t for t in e.round_times}]
+        for n in range(1, max([len(e.rounds), *times]) + 1)
     )
     entries = [
         Entry(
