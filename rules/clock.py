@@ -25,10 +25,13 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from .errors import IllegalActionError
-from .match import check_match_length
+from .game import level_lost
+from .match import GameResult, Outcome, check_match_length
 from .messages import Message
+from .money import Level
+from .position import Position
 
-__all__ = ["Clock", "ClockSettings", "FlagRule"]
+__all__ = ["Clock", "ClockSettings", "FlagRule", "flag_result"]
 
 RULE = "tournament rules"
 
@@ -198,3 +201,38 @@ class Clock:
         if self.paused_for is None:
             raise IllegalActionError(Message("clock-not-paused"), rule=RULE)
         return replace(self, running=self.paused_for, turn_started=at, paused_for=None, last=at)
+
+
+_OUTCOMES = {Level.SINGLE: Outcome.SINGLE, Level.GAMMON: Outcome.GAMMON}
+
+
+def flag_result(
+    position: Position, loser: int, cube: int, *, on_roll: int | None = None
+) -> GameResult:
+    """The game ``loser`` loses when their flag falls under :attr:`FlagRule.GAME`.
+
+    The tournament's rule (the issue's words: "loses the game at the current cube, scored
+    with gammons"): the game ends as if the opponent had just borne off their last checker,
+    so the board as it stands decides the level exactly as for a game borne off (WBF 25,
+    :func:`rules.game.level_lost`): single once the loser has borne off a checker, a
+    backgammon with one on the bar or in the winner's home board, else a gammon; times
+    the cube as it is (1 in the Crawford game). ``position`` is seen from the player on
+    roll, ``on_roll`` (by default ``loser``: a clock runs for the player on turn, so the
+    flag falls on them).
+
+    >>> from rules.position import Position
+    >>> flag_result(Position.start(), loser=0, cube=2)  # back checkers in the winner's home
+    GameResult(winner=1, points=6, outcome=<Outcome.BACKGAMMON: 'backgammon'>, cube=2)
+    """
+    _player(loser)
+    on_roll = loser if on_roll is None else _player(on_roll)
+    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1):
+        raise IllegalActionError(Message("cube-power", {"cube": cube}), rule="WBF 23")
+    counts = position.on_roll if on_roll == loser else position.opponent
+    level = level_lost(counts)
+    return GameResult(
+        winner=1 - loser,
+        points=cube * int(level),
+        outcome=_OUTCOMES.get(level, Outcome.BACKGAMMON),
+        cube=cube,
+    )

@@ -52,6 +52,21 @@ _NOT_NOW_RACCOON = Message("not-now-raccoon")
 _NOT_NOW_ANSWER = Message("not-now-answer")
 
 
+def level_lost(loser: Sequence[int]) -> Level:
+    """How much of the cube a game is lost by, from the loser's 26 counts (WBF 25).
+
+    A single game once the loser has borne off a checker; else a backgammon with a
+    checker on the bar or in the winner's home board (the loser's points 19-24), else a
+    gammon. Shared by a game borne off and a game lost on time (:func:`rules.clock.flag_result`),
+    so both score the same board the same way.
+    """
+    if loser[OFF]:
+        return Level.SINGLE
+    if any(loser[19 : BAR + 1]):
+        return Level.BACKGAMMON
+    return Level.GAMMON
+
+
 class Phase(Enum):
     """What the game waits for."""
 
@@ -831,13 +846,7 @@ class Game:
 
     def _end_by_bearing_off(self, winner: int, after: Position) -> None:
         loser = after.on_roll  # the loser is on roll in the position after the play
-        if loser[OFF]:
-            multiplier = 1
-        elif any(loser[19 : BAR + 1]):
-            multiplier = 3  # a checker on the bar or in the winner's home board (WBF 25)
-        else:
-            multiplier = 2
-        points = self._points(multiplier)
+        points = self._points(level_lost(loser))
         # the outcome scored: a gammon counted single under the Jacoby rule is a single game
         outcome = {1: Outcome.SINGLE, 2: Outcome.GAMMON, 3: Outcome.BACKGAMMON}[points // self.cube]
         self.turn = winner

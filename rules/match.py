@@ -10,13 +10,25 @@ Crawford game, whether the cube may be used, the winner.
 >>> m = m.add(GameResult(winner=1, points=2))
 >>> m.score, m.next_game.crawford, m.next_game.post_crawford
 ((4, 2), False, True)
+
+Penalty points and forfeits (tournament rules: lateness, a director's penalty, a flag
+fallen on a clock) are part of the history too, in the order they happened, so the score
+before each game and the Crawford game come out right from all of it:
+
+>>> m = Match(5, (Penalty(player=1, points=2, reason=PenaltyReason.LATENESS),))
+>>> m.score, [(p.before_game, p.score_after) for p in m.penalties]
+((2, 0), [(1, (2, 0))])
+>>> m = m.add(GameResult(winner=0, points=2))
+>>> m.score, m.next_game.crawford
+((4, 0), True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
+from typing import TypeAlias
 
 from .errors import IllegalActionError, InvalidMatchLengthError, MatchOverError
 from .messages import Message
@@ -186,55 +198,175 @@ class ScoredGame:
         return self.score_after[self.result.winner] - self.score_before[self.result.winner]
 
 
+TIME_RULE = "tournament rules"  # penalties and forfeits are the tournament's, not the seeds'
+
+
+class PenaltyReason(StrEnum):
+    """Why penalty points were given: lateness (computed by :mod:`rules.lateness`) or a
+    director's decision (a rules breach, with the reason in words kept by the site)."""
+
+    LATENESS = "lateness"
+    DIRECTOR = "director"
+
+
+class ForfeitReason(StrEnum):
+    """Why a match was forfeited: a flag fallen on a clock, or lateness reaching the
+    tournament's limit (by default half the match length)."""
+
+    TIME = "time"
+    LATENESS = "lateness"
+
+
+def _check_player(player: object, what: str) -> None:
+    if isinstance(player, bool) or player not in (0, 1):
+        raise ValueError(f"{what} is player 0 or 1, not {player!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Penalty points (tournament rules): ``player`` is penalised, the opponent scores ``points``.
+
+    Given between games, so the score the next game starts from includes them; a string
+    reason (as a form or JSON gives it) is taken as the :class:`PenaltyReason` it names.
+    """
+
+    player: int
+    points: int
+    reason: PenaltyReason = PenaltyReason.DIRECTOR
+
+    def __post_init__(self) -> None:
+        _check_player(self.player, "a penalised player")
+        if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 1:
+            raise ValueError(f"a penalty is at least 1 point, not {self.points!r}")
+        object.__setattr__(self, "reason", PenaltyReason(self.reason))
+
+    @property
+    def scorer(self) -> int:
+        """The player who scores the points: the opponent of the one penalised."""
+        return 1 - self.player
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``player`` forfeits the match (tournament rules): the opponent is put at the length,
+    the loser keeps the points they had, so the final score still tells how far it went."""
+
+    player: int
+    reason: ForfeitReason
+
+    def __post_init__(self) -> None:
+        _check_player(self.player, "a forfeiting player")
+        object.__setattr__(self, "reason", ForfeitReason(self.reason))
+
+    @property
+    def winner(self) -> int:
+        return 1 - self.player
+
+
+Entry: TypeAlias = GameResult | Penalty | Forfeit  # one step of a match's history
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredPenalty:
+    """Penalty points as the score sheet shows them: a row before game ``before_game``."""
+
+    before_game: int  # the number of the game it precedes: 1 = before the first game
+    penalty: Penalty
+    score_before: tuple[int, int]
+    score_after: tuple[int, int]
+
+    @property
+    def points(self) -> int:
+        """Points the penalty added to the opponent's score, after the match cap."""
+        scorer = self.penalty.scorer
+        return self.score_after[scorer] - self.score_before[scorer]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredForfeit:
+    """The forfeit that ended the match, after ``games`` games had been played."""
+
+    games: int
+    forfeit: Forfeit
+    score_before: tuple[int, int]
+    score_after: tuple[int, int]
+
+
+Scored: TypeAlias = ScoredGame | ScoredPenalty | ScoredForfeit
+
+
 @dataclass(frozen=True)
 class Match:
-    """A match to ``length`` points and the results of its games so far (WBF 3, 24).
+    """A match to ``length`` points and its history so far (WBF 3, 24; tournament rules).
 
-    A log that continues a match begun elsewhere gives ``start``, the score
-    before its first game, and ``crawford_played``, whether the Crawford game
-    came before it; ``options`` holds the rules a log may set other than the
+    ``results`` holds the games' results and, where a tournament's time rules gave them,
+    penalty points and a forfeit, in the order they happened (:data:`Entry`); a history of
+    games alone is scored exactly as before. A log that continues a match begun elsewhere
+    gives ``start``, the score before its first game, and ``crawford_played``, whether the
+    Crawford game came before it; ``options`` holds the rules a log may set other than the
     length and the Holland rule (see :class:`MatchRules`).
     """
 
     length: int
-    results: tuple[GameResult, ...] = ()
+    results: tuple[Entry, ...] = ()
     holland: bool = False
     start: tuple[int, int] = (0, 0)
     crawford_played: bool = False
     options: MatchRules | None = field(default=None, repr=False)
+    history: tuple[Scored, ...] = field(init=False, repr=False, compare=False)
     games: tuple[ScoredGame, ...] = field(init=False, repr=False, compare=False)
+    penalties: tuple[ScoredPenalty, ...] = field(init=False, repr=False, compare=False)
+    forfeit: ScoredForfeit | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         rules = self.rules
-        games = []
+        history: list[Scored] = []
+        games: list[ScoredGame] = []
         score = self.start
         if max(score) >= self.length or min(score) < 0:
             raise MatchOverError(
                 Message("match-over", {"a": score[0], "b": score[1]}), rule="WBF 3"
             )
         crawford_played = self.crawford_played
-        for number, result in enumerate(self.results, start=1):
+        last: Scored | None = None
+        for entry in self.results:
+            number = len(games) + 1
             if max(score) >= self.length:
-                raise MatchOverError(
-                    Message("game-after-match", {"number": number, "a": score[0], "b": score[1]}),
-                    rule="WBF 3",
-                )
-            crawford = rules.crawford and _is_crawford(self.length, score, crawford_played)
+                raise _after_win(entry, number, score, last, recorded=True)
             after = list(score)
-            after[result.winner] = min(self.length, score[result.winner] + result.points)
-            games.append(
-                ScoredGame(
+            scored: Scored
+            if isinstance(entry, GameResult):
+                # the Crawford game is derived from the score alone: the first game played
+                # with a player one point short, however they got there (a game or penalty)
+                crawford = rules.crawford and _is_crawford(self.length, score, crawford_played)
+                after[entry.winner] = min(self.length, score[entry.winner] + entry.points)
+                scored = ScoredGame(
                     number=number,
                     score_before=score,
                     crawford=crawford,
                     post_crawford=crawford_played,
-                    result=result,
+                    result=entry,
                     score_after=(after[0], after[1]),
                 )
-            )
-            crawford_played = crawford_played or crawford
+                games.append(scored)
+                crawford_played = crawford_played or crawford
+            elif isinstance(entry, Penalty):
+                after[entry.scorer] = min(self.length, score[entry.scorer] + entry.points)
+                scored = ScoredPenalty(number, entry, score, (after[0], after[1]))
+            elif isinstance(entry, Forfeit):
+                after[entry.winner] = self.length
+                scored = ScoredForfeit(len(games), entry, score, (after[0], after[1]))
+            else:
+                raise TypeError(f"a match's history holds games, penalties, forfeits: {entry!r}")
+            history.append(scored)
+            last = scored
             score = (after[0], after[1])
+        object.__setattr__(self, "history", tuple(history))
         object.__setattr__(self, "games", tuple(games))
+        penalties = tuple(item for item in history if isinstance(item, ScoredPenalty))
+        object.__setattr__(self, "penalties", penalties)
+        forfeit = last if isinstance(last, ScoredForfeit) else None
+        object.__setattr__(self, "forfeit", forfeit)
 
     @property
     def rules(self) -> MatchRules:
@@ -245,7 +377,7 @@ class Match:
     @property
     def score(self) -> tuple[int, int]:
         """The score now; points beyond the length carry no value (Galore 4)."""
-        return self.games[-1].score_after if self.games else self.start
+        return self.history[-1].score_after if self.history else self.start
 
     @property
     def winner(self) -> int | None:
@@ -283,9 +415,14 @@ class Match:
             number=len(self.games) + 1,
         )
 
-    def add(self, result: GameResult) -> Match:
-        """This match with one more game played."""
-        return replace(self, results=(*self.results, result))
+    @property
+    def won_by(self) -> Scored | None:
+        """What won the match (its last game, penalty or forfeit), None while it goes on."""
+        return self.history[-1] if self.over and self.history else None
+
+    def add(self, entry: Entry) -> Match:
+        """This match with one more game played, penalty given or forfeit."""
+        return replace(self, results=(*self.results, entry))
 
 
 def match_winner(length: int, score: tuple[int, int]) -> int | None:
@@ -354,24 +491,57 @@ def _worth(result: GameResult) -> Message:
     return Message("single-worth", facts)
 
 
-def checked_match(length: int, results: Sequence[GameResult], *, holland: bool = False) -> Match:
-    """A match whose every game is possible where it stands, else the first refusal.
+def checked_match(length: int, results: Sequence[Entry], *, holland: bool = False) -> Match:
+    """A match whose every entry is possible where it stands, else the first refusal.
 
-    For corrections: changing one game re-derives the ones after it, and a later
-    game that the change makes impossible (a double now in the Crawford game, a
-    game after the match was won) is refused with its number and the rule.
+    For corrections: changing one game (or taking back penalty points) re-derives the
+    ones after it, and a later game that the change makes impossible (a double now in
+    the Crawford game, a game after the match was won) is refused with its number and
+    the rule. Nothing follows a won match: a game after a win by a game cites WBF 3,
+    anything after a win by penalty points or a forfeit, and penalty points or a
+    forfeit after any win, cite the tournament's rules.
     """
     match = Match(length, holland=holland)
-    for number, result in enumerate(results, start=1):
-        if match.over:  # name the game that could not have been played, and where it was won
-            won = Message(
-                "game-after-win",
-                {"number": number, "won": number - 1, "a": match.score[0], "b": match.score[1]},
-            )
-            raise MatchOverError(won, rule="WBF 3")
-        check_result(match.next_game, result)
-        match = match.add(result)
+    for entry in results:
+        if match.over:  # name what could not have happened, and where the match was won
+            raise _after_win(entry, len(match.games) + 1, match.score, match.won_by)
+        if isinstance(entry, GameResult):
+            check_result(match.next_game, entry)
+        match = match.add(entry)
     return match
+
+
+def _after_win(
+    entry: object,
+    number: int,
+    score: tuple[int, int],
+    won_by: Scored | None,
+    *,
+    recorded: bool = False,
+) -> MatchOverError:
+    """The refusal of ``entry`` (before game ``number``) after the match was won at ``score``.
+
+    ``recorded``: said of a history as given (:class:`Match`), not of a correction.
+    """
+    a, b = score
+    if isinstance(entry, Penalty):
+        message = Message("penalty-after-win", {"number": number, "a": a, "b": b})
+        return MatchOverError(message, rule=TIME_RULE)
+    if isinstance(entry, Forfeit):
+        message = Message("forfeit-after-win", {"a": a, "b": b})
+        return MatchOverError(message, rule=TIME_RULE)
+    if isinstance(won_by, ScoredPenalty):
+        message = Message("game-after-penalty-win", {"number": number, "a": a, "b": b})
+        return MatchOverError(message, rule=TIME_RULE)
+    if isinstance(won_by, ScoredForfeit):
+        message = Message("game-after-forfeit", {"number": number, "a": a, "b": b})
+        return MatchOverError(message, rule=TIME_RULE)
+    if recorded or won_by is None:
+        return MatchOverError(
+            Message("game-after-match", {"number": number, "a": a, "b": b}), rule="WBF 3"
+        )
+    won = Message("game-after-win", {"number": number, "won": number - 1, "a": a, "b": b})
+    return MatchOverError(won, rule="WBF 3")
 
 
 def _is_crawford(length: int, score: tuple[int, int], crawford_played: bool) -> bool:

@@ -826,5 +826,19 @@ CATALOG: Final[Mapping[str, Template]] = {
     "clock-paused": gettext_noop("the clock is paused: resume it"),
     "clock-not-paused": gettext_noop("the clock is not paused"),
     "clock-flag-fallen": gettext_noop("player %(player)s has run out of time: the flag has fallen"),
+    # --- time: penalty points and forfeits in a match's history (tournament rules)
+    "penalty-after-win": gettext_noop(
+        "penalty points before game %(number)s could not have been given: "
+        "the match is won %(a)s-%(b)s"
+    ),
+    "forfeit-after-win": gettext_noop(
+        "a forfeit could not have happened: the match is won %(a)s-%(b)s"
+    ),
+    "game-after-penalty-win": gettext_noop(
+        "game %(number)s could not have been played: penalty points won the match %(a)s-%(b)s"
+    ),
+    "game-after-forfeit": gettext_noop(
+        "game %(number)s could not have been played: the match was forfeited, %(a)s-%(b)s"
+    ),
     # --- time: end of section
 }
