@@ -21,16 +21,44 @@ and what was expected there.
 ... ''')
 >>> record.length, record.players, [e.kind.value for e in record.games[0].entries]
 (3, ('Alice', 'Bob'), ['roll', 'roll', 'double', 'drop', 'win'])
+
+Penalty points and forfeits (tournament rules) have no place in the format, so Crawford
+writes each as a comment line of its own, which other programs skip as any ``;`` line,
+and which this reader understands: the player named is the one penalised (the opponent
+scores the points) or the one who forfeits, and the reason is in brackets::
+
+    ; Penalty: Marco Bianchi 2 points (lateness)
+    ; Forfeit: Marco Bianchi (time)
+
+A penalty line stands before the header of the game it precedes (that game's score line
+already counts it); penalties and a forfeit after the last game follow it. When both
+players have the same name, the name is followed by ``(left)`` or ``(right)``, the column
+of the player meant.
+
+>>> record = read_mat('''
+...  3 point match
+...
+... ; Penalty: Bob 1 point (lateness)
+...  Game 1
+...  Alice : 1                     Bob : 0
+...   1)                             41: 13/9 24/23
+... ; Forfeit: Bob (time)
+... ''')
+>>> record.games[0].penalties
+(Penalty(player=1, points=1, reason=<PenaltyReason.LATENESS: 'lateness'>),)
+>>> record.after
+(Forfeit(player=1, reason=<ForfeitReason.TIME: 'time'>),)
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from .errors import MatFileError
+from .match import Forfeit, ForfeitReason, Penalty, PenaltyReason
 from .messages import Message
 from .position import Variation
 from .text import one_line
@@ -87,6 +115,9 @@ class GameRecord:
     score: tuple[int, int]  # as the game's header line writes it
     score_line: int
     entries: tuple[Entry, ...]
+    # penalty points given before this game (tournament rules), and the lines they are on
+    penalties: tuple[Penalty, ...] = ()
+    penalty_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +134,9 @@ class MatchRecord:
     # the line of the first game not read, when the file holds more games than its length
     # allows (:func:`games_allowed`); 0 when the reader read to the end
     unread_from: int = 0
+    # penalty points and a forfeit after the last game (tournament rules), and their lines
+    after: tuple[Penalty | Forfeit, ...] = ()
+    after_lines: tuple[int, ...] = ()
 
     def tag(self, name: str) -> str | None:
         """A header tag's value (``; [Event "..."]``), case-insensitive; None if absent."""
@@ -155,6 +189,13 @@ _BEAVER = re.compile(r"^Beavers(?:\s*=>\s*(\d{1,5}))?$", re.IGNORECASE)
 _WIN = re.compile(r"^Wins\s+(\d{1,5})\s+points?(\s+and\s+the\s+match)?\.?$", re.IGNORECASE)
 _RESIGN = re.compile(r"^Resigns(?:\s+(\d{1,5})\s+points?)?\.?$", re.IGNORECASE)
 _LOSS = re.compile(r"^Los(?:s)?es\s+(\d{1,5})\s+points?\.?$", re.IGNORECASE)
+# Crawford's lines for penalty points and forfeits (see the module's docstring)
+_TIME_LINE = re.compile(r"^(?:Penalty|Forfeit)\s*:", re.IGNORECASE)
+_PENALTY = re.compile(
+    r"^Penalty\s*:\s*(.+?)\s+(\d{1,4})\s+points?\s+\(\s*(\w+)\s*\)$", re.IGNORECASE
+)
+_FORFEIT = re.compile(r"^Forfeit\s*:\s*(.+?)\s+\(\s*(\w+)\s*\)$", re.IGNORECASE)
+_COLUMNS = ("left", "right")
 _UNKNOWN = {"???", "?"}
 _ON = {"on", "yes", "true", "1"}
 _OFF = {"off", "no", "false", "0"}
@@ -217,6 +258,8 @@ class _Reader:
         self.split = _column_split(lines)
         self.tags: list[tuple[str, str]] = []
         self.ratings: tuple[str | None, str | None] = (None, None)
+        # penalty and forfeit lines read since the last game's header, for the next game
+        self.pending: list[_TimeLine] = []
 
     def read(self) -> MatchRecord:
         tags = self.tags
@@ -246,7 +289,7 @@ class _Reader:
                         variation = Message("mat-variation", {"variation": _quote(value.strip())})
                         raise MatFileError(variation, line=number)
                     tags.append((key, value))
-                else:
+                elif not self.time_line(stripped, number):
                     comments.append(stripped.lstrip("; ").rstrip())
                 continue
             if length is None:
@@ -268,16 +311,23 @@ class _Reader:
             if most is not None and len(games) >= most:
                 unread_from = number  # more games than the match can have: stop here
                 break
+            before, self.pending = self.pending, []
             record, index = self.game(int(game.group(1)), number, index)
             if players is None:
                 players = record.players
                 ratings = self.ratings
+            if before:
+                record = _with_penalties(record, before, players)
             games.append(record)
         if length is None:
             raise MatFileError(Message("mat-no-length"), line=max(number, 1))
         if not games:
-            raise MatFileError(Message("mat-no-game"), line=max(number, 1))
+            # a match forfeited before its first game: the tags name the players
+            players = _player_tags(tags) if self.pending else None
+            if players is None:
+                raise MatFileError(Message("mat-no-game"), line=max(number, 1))
         assert players is not None
+        after = [_resolved(time_line, players) for time_line in self.pending]
         return MatchRecord(
             length=length,
             players=players,
@@ -287,7 +337,35 @@ class _Reader:
             length_line=length_line,
             comments=tuple(comments),
             unread_from=unread_from,
+            after=tuple(after),
+            after_lines=tuple(time_line.line for time_line in self.pending),
         )
+
+    def time_line(self, stripped: str, number: int) -> bool:
+        """Keep a penalty or forfeit line (``stripped``, line ``number``) for the next game.
+
+        False for any other comment. A line that starts as one of them and does not go
+        on as written (``_PENALTY``, ``_FORFEIT``) is refused rather than taken for a
+        comment: a penalty lost would change every score after it.
+        """
+        text = stripped.lstrip("; ").rstrip()
+        if not _TIME_LINE.match(text):
+            return False
+        if self.pending and self.pending[-1].forfeit:
+            raise MatFileError(Message("mat-after-forfeit"), line=number)
+        penalty, forfeit = _PENALTY.match(text), _FORFEIT.match(text)
+        found = penalty or forfeit
+        reasons = {r.value for r in (PenaltyReason if penalty else ForfeitReason)}
+        if found is None or found.groups()[-1].lower() not in reasons:
+            raise MatFileError(Message("mat-time-line", {"text": _quote(text)}), line=number)
+        points = int(penalty.group(2)) if penalty else 0
+        if penalty and points < 1:
+            raise MatFileError(Message("mat-time-line", {"text": _quote(text)}), line=number)
+        reason = found.groups()[-1].lower()
+        self.pending.append(
+            _TimeLine(line=number, who=found.group(1), points=points, reason=reason)
+        )
+        return True
 
     def game(self, game_number: int, header_line: int, index: int) -> tuple[GameRecord, int]:
         """Read one game from its header on; returns it and the index of the next line."""
@@ -310,8 +388,14 @@ class _Reader:
             if _GAME.match(stripped):
                 break
             index += 1
-            if not stripped or stripped.startswith(";"):
+            if not stripped:
                 continue
+            if stripped.startswith(";"):
+                self.time_line(stripped, index)  # a penalty or forfeit: for the next game
+                continue
+            if self.pending:
+                # penalty points are given between games: the game's moves go on after them
+                raise MatFileError(Message("mat-time-in-game"), line=self.pending[-1].line)
             entries.extend(self.cells(raw, index))
         record = GameRecord(
             number=game_number,
@@ -344,6 +428,74 @@ class _Reader:
         return [
             _entry(cell, number, player) for (_, cell), player in zip(cells, players, strict=True)
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class _TimeLine:
+    """A penalty or forfeit line as read, before the players' names are known."""
+
+    line: int
+    who: str
+    points: int  # 0 for a forfeit
+    reason: str
+
+    @property
+    def forfeit(self) -> bool:
+        return self.points == 0
+
+
+def _resolved(line: _TimeLine, players: tuple[str, str]) -> Penalty | Forfeit:
+    """The penalty or forfeit a line records, its player found by name (see :func:`_who`)."""
+    found = [side for side in (0, 1) if line.who == _who(players, side)]
+    if not found:
+        unknown = Message(
+            "mat-time-player",
+            {"name": _quote(line.who), "first": players[0], "second": players[1]},
+        )
+        raise MatFileError(unknown, line=line.line)
+    if line.forfeit:
+        return Forfeit(found[0], ForfeitReason(line.reason))
+    return Penalty(found[0], line.points, PenaltyReason(line.reason))
+
+
+def _with_penalties(
+    record: GameRecord, lines: Sequence[_TimeLine], players: tuple[str, str]
+) -> GameRecord:
+    """The game with the penalties written before it; nothing follows a forfeit."""
+    penalties = []
+    for line in lines:
+        entry = _resolved(line, players)
+        if isinstance(entry, Forfeit):
+            raise MatFileError(Message("mat-after-forfeit"), line=record.line)
+        penalties.append(entry)
+    return replace(
+        record,
+        penalties=tuple(penalties),
+        penalty_lines=tuple(line.line for line in lines),
+    )
+
+
+def _who(players: tuple[str, str], player: int) -> str:
+    """How a penalty or forfeit line names ``player``: the name, and its column when both
+    players have the same name (a club can have two Marco Rossi)."""
+    if players[0] != players[1]:
+        return players[player]
+    return f"{players[player]} ({_COLUMNS[player]})"
+
+
+def time_line(entry: Penalty | Forfeit, players: tuple[str, str]) -> str:
+    """The comment line that writes ``entry`` (see the module's docstring).
+
+    >>> time_line(Penalty(0, 2, PenaltyReason.LATENESS), ("Marco Bianchi", "Luca Esposito"))
+    '; Penalty: Marco Bianchi 2 points (lateness)'
+    >>> time_line(Forfeit(1, ForfeitReason.TIME), ("Marco Rossi", "Marco Rossi"))
+    '; Forfeit: Marco Rossi (right) (time)'
+    """
+    who = _who(players, entry.player)
+    if isinstance(entry, Forfeit):
+        return f"; Forfeit: {who} ({entry.reason.value})"
+    plural = "s" if entry.points != 1 else ""
+    return f"; Penalty: {who} {entry.points} point{plural} ({entry.reason.value})"
 
 
 def _column_split(lines: Sequence[str]) -> int:
@@ -470,6 +622,8 @@ class WrittenGame:
     winner: int | None = None
     points: int | None = None
     wins_match: bool = False
+    # penalty points given before this game: ``score`` is the score after them
+    penalties: tuple[Penalty, ...] = ()
 
 
 def format_mat(
@@ -478,6 +632,7 @@ def format_mat(
     players: tuple[str, str],
     games: Sequence[WrittenGame],
     tags: Sequence[tuple[str, str]] = (),
+    after: Sequence[Penalty | Forfeit] = (),
 ) -> str:
     """A match in gnubg's layout: moves numbered, player 0 on the left, the right at column 33.
 
@@ -492,20 +647,28 @@ def format_mat(
     No field of a .mat file can hold a line break, whatever a name stored long ago holds:
     names and tags are written on one line (:func:`rules.text.one_line`), and a name left
     empty by it is written "?".
+
+    Penalty points before a game (``WrittenGame.penalties``) and penalty points or a
+    forfeit after the last game (``after``) are written as comment lines of their own
+    (:func:`time_line`), which :func:`read_mat` gives back.
     """
     players = (one_line(players[0]) or "?", one_line(players[1]) or "?")
     tags = [(one_line(key), one_line(value)) for key, value in tags]
     score_lines = [_score_line(players, game.score) for game in games]
-    if any(
-        _read_score_line(line) != (players, game.score, (None, None))
-        for line, game in zip(score_lines, games, strict=True)
-    ):
+    if (
+        any(
+            _read_score_line(line) != (players, game.score, (None, None))
+            for line, game in zip(score_lines, games, strict=True)
+        )
+        or not games
+    ):  # with no game (a forfeit before the first), only the tags name them
         tags = _with_player_tags(tags, players)
     out = [f'; [{key} "{value}"]' for key, value in tags]
     if out:
         out.append("")
     out += [f" {length} point match", ""]
     for number, (game, score_line) in enumerate(zip(games, score_lines, strict=True), start=1):
+        out += [time_line(penalty, players) for penalty in game.penalties]
         out.append(f" Game {number}")
         out.append(score_line)
         row = ["", ""]
@@ -535,6 +698,7 @@ def format_mat(
         if wins:
             out.append(" " * 5 + wins if game.winner == 0 else " " * 33 + wins)
         out.append("")
+    out += [time_line(entry, players) for entry in after]
     return "\n".join(out) + "\n"
 
 

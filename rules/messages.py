@@ -431,6 +431,17 @@ CATALOG: Final[Mapping[str, Template]] = {
         "the file plays the variation %(variation)s: Crawford replays standard backgammon "
         "and Nackgammon only"
     ),
+    "mat-time-line": gettext_noop(
+        "%(text)s is not a penalty or forfeit line such as "
+        "'Penalty: NAME 2 points (lateness)' or 'Forfeit: NAME (time)'"
+    ),
+    "mat-time-player": gettext_noop(
+        "%(name)s is neither %(first)s nor %(second)s, the players of this match"
+    ),
+    "mat-after-forfeit": gettext_noop("a forfeit ends the match: nothing can follow it"),
+    "mat-time-in-game": gettext_noop(
+        "penalty points are given between games, not among a game's moves"
+    ),
     # --- the command line
     "cli-roll": gettext_noop("%(text)s is not a roll: write two dice, e.g. 65 or 6-5"),
     "cli-positions": gettext_noop("give a file of positions (e.g. gnubg-legal.jsonl) or --games N"),
@@ -840,5 +851,6 @@ CATALOG: Final[Mapping[str, Template]] = {
     "game-after-forfeit": gettext_noop(
         "game %(number)s could not have been played: the match was forfeited, %(a)s-%(b)s"
     ),
+    "time-money": gettext_noop("penalty points and forfeits belong to a match, not to money play"),
     # --- time: end of section
 }

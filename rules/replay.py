@@ -42,9 +42,26 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .dice import EnteredDice
-from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, RulesError
+from .errors import (
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidPlayError,
+    MatchOverError,
+    RulesError,
+)
 from .game import Act, Action, Game, Phase
-from .match import GameContext, GameResult, Match, MatchRules, MoneyRules, Outcome
+from .match import (
+    TIME_RULE,
+    Forfeit,
+    GameContext,
+    GameResult,
+    Match,
+    MatchRules,
+    MoneyRules,
+    Outcome,
+    Penalty,
+)
+from .match import Entry as HistoryEntry
 from .matchid import Resignation
 from .matfile import (
     Cell,
@@ -55,6 +72,7 @@ from .matfile import (
     WrittenGame,
     format_mat,
     roll_cell,
+    time_line,
 )
 from .messages import Message
 from .movegen import greedy_plays, legal_plays, partial_results
@@ -278,6 +296,11 @@ class Replay:
     ``notes`` say how the file was read where its server's conventions differ from
     a tournament's (an even length, a match continued from another file): facts
     about the file, which accuse nobody, so they are kept apart from the problems.
+
+    ``history`` is what the score was derived from, in order: the counted games' results
+    and the penalty points and forfeit the file writes (tournament rules), so
+    ``Match(length, history)`` is the match the file records (from 0-0); ``after`` the
+    penalties and forfeit written after the last game.
     """
 
     length: int
@@ -288,6 +311,8 @@ class Replay:
     winner: int | None
     tags: tuple[tuple[str, str], ...] = ()
     notes: tuple[Problem, ...] = ()
+    history: tuple[HistoryEntry, ...] = ()
+    after: tuple[Penalty | Forfeit, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -323,10 +348,16 @@ class Replay:
                     cells=game.cells,
                     winner=game.winner,
                     points=game.points,
-                    wins_match=game.counted and game is self.games[-1] and self.winner is not None,
+                    wins_match=game.counted
+                    and game is self.games[-1]
+                    and self.winner is not None
+                    and bool(self.history)
+                    and self.history[-1] is game.result,
+                    penalties=game.record.penalties,
                 )
                 for game in self.games
             ],
+            after=self.after,
         )
 
 
@@ -344,9 +375,31 @@ def replay_match(record: MatchRecord) -> Replay:
     match, money = _start(record, notes)
     money_score = [0, 0]
     games: list[ReplayedGame] = []
+    history: list[HistoryEntry] = []
+
+    def given(entry: Penalty | Forfeit, line: int, number: int | None) -> None:
+        """Penalty points or a forfeit the file writes, added to the match if it can be."""
+        nonlocal match
+        written = repr(time_line(entry, names).lstrip("; "))
+        if match is None:
+            money_play = Message("rule-cited", {"rule": TIME_RULE, "reason": Message("time-money")})
+            note = Message("log-refused", {"entry": written, "reason": money_play})
+            problems.append(Problem(line, number, ProblemKind.RULES, note))
+            return
+        try:
+            match = match.add(entry)
+        except MatchOverError as error:
+            note = Message("log-refused", {"entry": written, "reason": error.cited})
+            problems.append(Problem(line, number, ProblemKind.AFTER_MATCH, note))
+            return
+        history.append(entry)
+
+    forfeited = any(isinstance(entry, Forfeit) for entry in record.after)
     for record_game in record.games:
         number = len(games) + 1
         counted = True
+        for penalty, line in zip(record_game.penalties, record_game.penalty_lines, strict=True):
+            given(penalty, line, number)
         if record_game.players != names:
             problems.append(
                 Problem(
@@ -409,12 +462,15 @@ def replay_match(record: MatchRecord) -> Replay:
                     ),
                 )
             )
-        replayed = _GameReplay(record_game, context, names, problems, notes=notes).run()
+        # a game cut short by a forfeit (a flag fallen) ends without a result, as it should
+        cut = forfeited and record_game is record.games[-1]
+        replayed = _GameReplay(record_game, context, names, problems, notes=notes, cut=cut).run()
         if replayed.result is None:
             counted = False
         if counted and replayed.result is not None:
             if match is not None:
                 match = match.add(replayed.result)
+                history.append(replayed.result)
             else:
                 money_score[replayed.result.winner] += replayed.result.points
         games.append(
@@ -445,11 +501,13 @@ def replay_match(record: MatchRecord) -> Replay:
                     ),
                 )
             )
+    for entry, line in zip(record.after, record.after_lines, strict=True):
+        given(entry, line, None)
     if match is not None:
         final = match.score
         winner = match.winner
         if winner is None:
-            last = record.games[-1]
+            last = record.games[-1]  # a match with no game is won by a forfeit, or not read
             line = last.entries[-1].line if last.entries else last.score_line
             problems.append(
                 Problem(
@@ -472,6 +530,8 @@ def replay_match(record: MatchRecord) -> Replay:
         winner=winner,
         tags=record.tags,
         notes=tuple(notes),
+        history=tuple(history),
+        after=record.after,
     )
 
 
@@ -498,8 +558,14 @@ def _start(record: MatchRecord, notes: list[Problem]) -> tuple[Match | None, Mon
     options = MatchRules(
         length, crawford=record.switch("Crawford", True), variation=variation, even=even
     )
+    if not record.games:  # forfeited before the first game
+        return Match(length, options=options), money
     first = record.games[0]
-    start = first.score
+    # the first game's header counts the penalty points written before it
+    before = list(first.score)
+    for penalty in first.penalties:
+        before[penalty.scorer] = max(0, before[penalty.scorer] - penalty.points)
+    start = (before[0], before[1])
     if start == (0, 0) or max(start) >= length:
         return Match(length, options=options), money
     # A match continued from another file. At one point from the end, the score alone cannot
@@ -538,8 +604,10 @@ class _GameReplay:
         *,
         cells: bool = False,
         notes: list[Problem] | None = None,
+        cut: bool = False,
     ) -> None:
         self.record = record
+        self.cut = cut  # the match was forfeited during this game: no result is due
         self.context = context
         self.names = names
         self.problems = problems
@@ -604,7 +672,7 @@ class _GameReplay:
         if self.unplayed is not None and self.unplayed.play is not None:
             self.cells.append(Cell(self.unplayed.player, self.unplayed.text))
         self.unplayed = None
-        if not self.over:
+        if not self.over and not self.cut:
             line = entries[-1].line if entries else self.record.score_line
             self.problems.append(
                 Problem(
