@@ -284,7 +284,7 @@ def match_queryset() -> QuerySet[Match]:
     """Matches with all a list shows, in a fixed number of queries however many there are."""
     return Match.objects.select_related(
         "player_a", "player_b", "place__event", "table"
-    ).prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+    ).prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
 
 
 def _event_data(event: Event) -> tuple[list[Entry], list[Match]]:
@@ -519,6 +519,6 @@ def ratings(request: HttpRequest, pk: Id, page: int = Page, page_size: int = Siz
     """The player's rating history, the latest rated match first."""
     found = _player(pk)
     history = player_rating_history(player=found).prefetch_related(
-        Prefetch("match__games", queryset=Game.objects.order_by("number"))
+        Prefetch("match__games", queryset=Game.objects.order_by("number")), "match__penalties"
     )
     return paginate(request, history, page, page_size, serializers.rating_change_out)

@@ -47,6 +47,18 @@ def result_text(facts: dict[str, Any] | None) -> str:
         return _("no result")
     if facts.get("walkover"):
         return _("a walkover to %(name)s") % {"name": facts["walkover"]}
+    if facts.get("forfeit") == "time" and facts.get("retired"):
+        return _("the forfeit on time of %(name)s (final score %(a)s–%(b)s)") % {
+            "name": facts["retired"],
+            "a": facts.get("score_a"),
+            "b": facts.get("score_b"),
+        }
+    if facts.get("forfeit") and facts.get("retired"):
+        return _("the forfeit by lateness of %(name)s (final score %(a)s–%(b)s)") % {
+            "name": facts["retired"],
+            "a": facts.get("score_a"),
+            "b": facts.get("score_b"),
+        }
     if facts.get("retired"):
         return _("the retirement of %(name)s (final score %(a)s–%(b)s)") % {
             "name": facts["retired"],
@@ -156,6 +168,83 @@ def _retired(entry: AuditEntry, who: str) -> str:
         "winner": entry.params.get("winner"),
         "a": entry.params.get("score_a"),
         "b": entry.params.get("score_b"),
+    }
+
+
+def _forfeit(entry: AuditEntry, who: str) -> str:
+    values = {
+        "who": who,
+        "name": entry.params.get("name"),
+        "winner": entry.params.get("winner"),
+        "a": entry.params.get("score_a"),
+        "b": entry.params.get("score_b"),
+    }
+    if entry.params.get("reason") == "time":
+        return (
+            _(
+                "%(who)s recorded that %(name)s forfeited on time: %(winner)s wins the match, "
+                "final score %(a)s–%(b)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "%(who)s recorded that %(name)s forfeited by lateness: %(winner)s wins the match, "
+            "final score %(a)s–%(b)s."
+        )
+        % values
+    )
+
+
+def penalty_text(facts: dict[str, Any]) -> str:
+    """Penalty points in words: '2 penalty points to Bruno Bianchi against Anna Rossi
+    before game 3 (Anna Rossi 10 minutes late)'."""
+    values = {
+        "points": facts.get("points"),
+        "scorer": facts.get("scorer"),
+        "name": facts.get("name"),
+        "number": facts.get("before_game"),
+    }
+    given = facts.get("points")
+    points = given if isinstance(given, int) else 0
+    text = (
+        ngettext(
+            "%(points)s penalty point to %(scorer)s against %(name)s before game %(number)s",
+            "%(points)s penalty points to %(scorer)s against %(name)s before game %(number)s",
+            points,
+        )
+        % values
+    )
+    return f"{text} ({penalty_reason_text(facts)})"
+
+
+def penalty_reason_text(facts: dict[str, Any]) -> str:
+    """Why penalty points were given: 'Anna Rossi 10 minutes late', or the director's words."""
+    minutes = facts.get("minutes_late")
+    if facts.get("reason") == "lateness" and isinstance(minutes, int):
+        return ngettext(
+            "%(name)s %(minutes)s minute late",
+            "%(name)s %(minutes)s minutes late",
+            minutes,
+        ) % {"name": facts.get("name"), "minutes": minutes}
+    if facts.get("reason") == "lateness":
+        return _("%(name)s late") % {"name": facts.get("name")}
+    return str(facts.get("note") or _("director's decision"))
+
+
+def _penalty_awarded(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s gave %(penalty)s: %(a)s–%(b)s.") % {
+        "who": who,
+        "penalty": penalty_text(entry.params),
+        "a": entry.params.get("score_a"),
+        "b": entry.params.get("score_b"),
+    }
+
+
+def _penalty_removed(entry: AuditEntry, who: str) -> str:
+    return _("%(who)s took back %(penalty)s.") % {
+        "who": who,
+        "penalty": penalty_text(entry.params),
     }
 
 
@@ -317,6 +406,9 @@ def register() -> None:
             "result.walkover": _walkover,
             "result.retired": _retired,
             "result.cleared": _result_cleared,
+            "result.forfeit": _forfeit,
+            "penalty.awarded": _penalty_awarded,
+            "penalty.removed": _penalty_removed,
             "board.started": _board_started,
             "match.imported": _imported,
             "dispute.opened": _dispute_opened,

@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from club.actors import Actor
 from club.models import Player
 from rules.game import Act, Action
-from rules.match import GameResult, Outcome
+from rules.match import ForfeitReason, GameResult, Outcome, PenaltyReason
+from rules.match import Penalty as RulesPenalty
 from rules.matchid import Resignation
 
 CUBE_VALUES = [2**k for k in range(13)]  # 1 to 4096
@@ -78,6 +79,27 @@ class Match(models.Model):
     # the player who retired: the opponent wins, the final score saying so (see match_retire)
     retired = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
 
+    class Forfeit(models.TextChoices):
+        """How a match was forfeited (tournament rules): on time (a flag fell) or by
+        lateness (penalty points reaching half the length). Values as rules.match's."""
+
+        NONE = "", _("no forfeit")
+        TIME = ForfeitReason.TIME.value, _("time")
+        LATENESS = ForfeitReason.LATENESS.value, _("lateness")
+
+    # a forfeit reuses the retirement's fields: ``retired`` is the side who forfeited, the
+    # final score the engine's (the opponent at the length); see matches.penalties
+    # db_default: rows written by code that predates the column (an older migration's
+    # models, as tests/test_migrations.py uses them) are "no forfeit" too
+    forfeit = models.CharField(
+        _("forfeit"),
+        max_length=8,
+        choices=Forfeit.choices,
+        default="",
+        db_default="",
+        blank=True,
+    )
+
     class Meta:
         ordering = ["-date", "-id"]
         verbose_name = _("match")
@@ -117,6 +139,14 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=models.Q(retired__isnull=True) | models.Q(final_score_a__isnull=False),
                 name="match_retirement_has_a_final_score",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(forfeit="") | models.Q(retired__isnull=False),
+                name="match_forfeit_has_a_side",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(forfeit__in=["", "time", "lateness"]),
+                name="match_forfeit_known",
             ),
         ]
 
@@ -187,6 +217,61 @@ class Game(models.Model):
         return GameResult(
             winner=self.winner, points=self.points, outcome=self.outcome, cube=self.cube
         )
+
+
+class Penalty(models.Model):
+    """Penalty points (tournament rules): ``side`` is penalised, the opponent scores ``points``
+    before game ``before_game`` (1: before the first game). Lateness, or a director's
+    decision (a rules breach) with its reason in ``note``. The score stays derived: the
+    engine puts these in the match's history (:mod:`matches.history`)."""
+
+    class Reason(models.TextChoices):
+        LATENESS = PenaltyReason.LATENESS.value, _("lateness")
+        DIRECTOR = PenaltyReason.DIRECTOR.value, _("director's decision")
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="penalties")
+    before_game = models.PositiveSmallIntegerField(_("before game"))
+    side = models.SmallIntegerField(_("penalised"), choices=Side.choices)
+    points = models.PositiveSmallIntegerField(_("penalty points"))
+    reason = models.CharField(_("reason"), max_length=8, choices=Reason.choices)
+    note = models.CharField(_("the reason in words"), max_length=300, blank=True)
+    minutes_late = models.PositiveSmallIntegerField(_("minutes late"), null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["match", "before_game", "id"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(points__gte=1), name="penalty_at_least_one_point"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(before_game__gte=1), name="penalty_before_a_game"
+            ),
+            models.CheckConstraint(condition=models.Q(side__in=[0, 1]), name="penalty_side"),
+            models.CheckConstraint(
+                condition=models.Q(reason__in=["lateness", "director"]), name="penalty_reason_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.points} penalty points before game {self.before_game}"
+
+    @property
+    def penalised(self) -> Player:
+        return self.match.player(self.side)
+
+    @property
+    def scorer(self) -> Player:
+        """The opponent, who scores the points."""
+        return self.match.player(1 - self.side)
+
+    def as_entry(self) -> RulesPenalty:
+        return RulesPenalty(player=self.side, points=self.points, reason=PenaltyReason(self.reason))
 
 
 class BoardGame(models.Model):

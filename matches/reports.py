@@ -8,7 +8,7 @@ ratings follow through the usual hooks), the audit naming who reported it and wh
 it; or disputes it, and a dispute opens for the director with both claims as its two score
 sheets. The reporter may withdraw a report still waiting; a director may enter or correct the
 result at any time, and a report still waiting then becomes void (see
-:func:`matches.services._result_write`).
+:func:`matches.services.result_write`).
 
 A match being played on the site's board needs no report: its games are recorded there.
 """

@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 
 from club.words import sentence
 from rules.errors import RulesError
-from rules.match import GameResult, Outcome, checked_match
+from rules.match import Entry, GameResult, Outcome, checked_match
 from rules.match import Match as RulesMatch
 
+from .history import entries_with_games
 from .models import Game, Match
 
 
@@ -57,10 +58,17 @@ def game_result_of(winner: int | None, cube: int, result: str, resigned: int | N
 
 
 def games_checked(match: Match, results: list[GameResult]) -> RulesMatch:
-    """The match scored from these games by the rules, or the rules' refusal in words
+    """The match scored from these games (1, 2, …) and the penalty points awarded between
+    them (:mod:`matches.history`) by the rules, or the rules' refusal in words
     ("Game 4 is the Crawford game: no doubling (WBF 24).")."""
+    return history_checked(match, entries_with_games(match, results))
+
+
+def history_checked(match: Match, entries: list[Entry]) -> RulesMatch:
+    """The match scored from this history (games, penalties, a forfeit) by the rules, or the
+    rules' refusal in words."""
     try:
-        return checked_match(match.length, results, holland=match.holland)
+        return checked_match(match.length, entries, holland=match.holland)
     except RulesError as error:
         raise ValidationError(sentence(error)) from error
 
@@ -79,8 +87,15 @@ def game_facts(game: Game, derived: RulesMatch) -> dict[str, object]:
 
 
 def result_facts_of(match: Match) -> dict[str, object]:
-    """A match's result that is not its games: a final score, a walkover, a retirement, or
-    none yet."""
+    """A match's result that is not its games: a final score, a walkover, a retirement, a
+    forfeit (on time or by lateness), or none yet."""
+    if match.forfeit and match.retired is not None and match.final_score_a is not None:
+        return {
+            "forfeit": match.forfeit,
+            "retired": match.player(match.retired).name,
+            "score_a": match.final_score_a,
+            "score_b": match.final_score_b,
+        }
     if match.retired is not None and match.final_score_a is not None:
         return {
             "retired": match.player(match.retired).name,

@@ -12,10 +12,10 @@ from club.models import AuditEntry, Player
 from club.words import sentence
 from rules.errors import RulesError
 from rules.match import GameContext, MatchRules, checked_match, match_winner
-from rules.match import Match as RulesMatch
 
 from .endings import ENDINGS, cube_shown, ending_text
-from .models import CUBE_VALUES, BoardAction, Game, Match, ResultReport
+from .history import entries_with_games, match_derived, match_penalties
+from .models import CUBE_VALUES, BoardAction, Game, Match, Penalty, ResultReport
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,40 @@ class SheetRow:
 
 
 @dataclass(frozen=True)
+class PenaltyRow:
+    """A line of a score sheet for penalty points, before the game they precede: the
+    opponent of the player penalised scores them (tournament rules)."""
+
+    penalty: Penalty
+    score_before: tuple[int, int]
+    score_after: tuple[int, int]
+
+    @property
+    def penalised(self) -> Player:
+        return self.penalty.match.player(self.penalty.side)
+
+    @property
+    def scorer(self) -> Player:
+        return self.penalty.match.player(1 - self.penalty.side)
+
+    @property
+    def points(self) -> int:
+        """The points that counted (after the match cap)."""
+        side = 1 - self.penalty.side
+        return self.score_after[side] - self.score_before[side]
+
+
+SheetLine = SheetRow | PenaltyRow
+
+
+@dataclass(frozen=True)
 class ScoreSheet:
-    """A match's score as the rules derive it from its games (or its recorded final score)."""
+    """A match's score as the rules derive it from its history: its games and penalty
+    points (or its recorded final score).
+
+    ``rows``: the games; ``lines``: the games and the penalty rows in order, as the sheet
+    shows them.
+    """
 
     match: Match
     rows: tuple[SheetRow, ...]
@@ -54,6 +86,7 @@ class ScoreSheet:
     winner: int | None  # 0 = player A, 1 = player B
     crawford_game: int | None
     next_game: GameContext | None  # None once the match is decided
+    lines: tuple[SheetLine, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -70,17 +103,13 @@ class ScoreSheet:
 
 
 def match_score_sheet(*, match: Match) -> ScoreSheet:
-    """The sheet: rules.Match does the arithmetic, the Crawford game and the cap (WBF 3, 24)."""
-    games = list(match.games.all())
+    """The sheet: rules.Match does the arithmetic, the Crawford game and the cap (WBF 3, 24),
+    from the games and the penalty points between them (:mod:`matches.history`)."""
+    games = sorted(match.games.all(), key=lambda g: g.number)
     if match.status == Match.Status.WALKOVER and match.walkover_winner is not None:
         return ScoreSheet(match, (), (0, 0), match.walkover_winner, None, None)
-    final = None
-    if match.final_score_a is not None and match.final_score_b is not None:
-        final = (match.final_score_a, match.final_score_b)
-        if match.retired is None:
-            return ScoreSheet(match, (), final, match_winner(match.length, final), None, None)
-    results = tuple(game.as_result() for game in games)
-    derived = RulesMatch(match.length, results, holland=match.holland)
+    penalties_given = match_penalties(match)
+    derived = match_derived(match, games=games, penalties=penalties_given)
     rows = tuple(
         SheetRow(
             game=game,
@@ -92,8 +121,20 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
         )
         for game, scored in zip(games, derived.games, strict=True)
     )
-    if final is not None:  # a retirement: the games played, then the opponent wins
-        return ScoreSheet(match, rows, final, match_winner(match.length, final), None, None)
+    penalties = tuple(
+        PenaltyRow(
+            penalty=penalty, score_before=scored.score_before, score_after=scored.score_after
+        )
+        for penalty, scored in zip(penalties_given, derived.penalties, strict=True)
+    )
+    lines = _lines(rows, penalties)
+    if match.final_score_a is not None and match.final_score_b is not None:
+        # only the final score, or a retirement or a forfeit after the games played
+        final = (match.final_score_a, match.final_score_b)
+        winner = match_winner(match.length, final)
+        if match.retired is None:
+            return ScoreSheet(match, (), final, winner, None, None, _lines((), penalties))
+        return ScoreSheet(match, rows, final, winner, None, None, lines)
     return ScoreSheet(
         match=match,
         rows=rows,
@@ -101,7 +142,19 @@ def match_score_sheet(*, match: Match) -> ScoreSheet:
         winner=derived.winner,
         crawford_game=derived.crawford_game,
         next_game=None if derived.over else derived.next_game,
+        lines=lines,
     )
+
+
+def _lines(rows: tuple[SheetRow, ...], penalties: tuple[PenaltyRow, ...]) -> tuple[SheetLine, ...]:
+    """Games and penalty rows in order: a penalty before game n just above it."""
+    lines: list[SheetLine] = []
+    waiting = list(penalties)
+    for row in rows:
+        while waiting and waiting[0].penalty.before_game <= row.game.number:
+            lines.append(waiting.pop(0))
+        lines.append(row)
+    return (*lines, *waiting)
 
 
 CUBES = tuple(CUBE_VALUES[:8])  # 1 to 128: a power of two (WBF 23)
@@ -185,7 +238,8 @@ def game_situation(
     if not 1 <= number <= len(results) + 1:
         return refused("missing")
     try:
-        derived = checked_match(match.length, results[: number - 1], holland=match.holland)
+        history = entries_with_games(match, results[: number - 1])
+        derived = checked_match(match.length, history, holland=match.holland)
     except RulesError as error:
         return refused("unchecked", sentence(error))
     if derived.over:
@@ -205,11 +259,14 @@ def game_situation(
     )
 
 
+# what scoring a match reads (:mod:`matches.history`): a list that prefetches these scores
+# each match without a query of its own
+MATCH_HISTORY = (Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
+
+
 def match_list() -> QuerySet[Match]:
     """Matches with what their table shows, in a fixed number of queries."""
-    return Match.objects.select_related("player_a", "player_b").prefetch_related(
-        Prefetch("games", queryset=Game.objects.order_by("number"))
-    )
+    return Match.objects.select_related("player_a", "player_b").prefetch_related(*MATCH_HISTORY)
 
 
 # the changes that begin a match (US rules 4.10) when its first game is recorded, by hand, by a

@@ -5,7 +5,7 @@ A director's error message is the rules' own sentence with the rule at the end,
 e.g. "Game 4 is the Crawford game: no doubling (WBF 24)."
 
 A result is one of three things: the games, only the final score, or a walkover.
-Every write of a result goes through :func:`_result_write`: the row locked, the
+Every write of a result goes through :func:`result_write`: the row locked, the
 version the director saw compared, a correction refused once a later match has
 begun (the tournaments app says so through :mod:`matches.hooks`), the version
 bumped, the change audited and announced.
@@ -131,7 +131,7 @@ def match_audit_record(
 
 
 @contextmanager
-def _result_write(
+def result_write(
     match: Match,
     *,
     user: Actor,
@@ -222,7 +222,7 @@ def game_record(
     """
     new = game_result_of(winner, cube, result, resigned)
     try:
-        with _result_write(match, user=user, version=None, board=board, report=report) as locked:
+        with result_write(match, user=user, version=None, board=board, report=report) as locked:
             games = list(locked.games.order_by("number"))
             if locked.status == Match.Status.WALKOVER:
                 raise ValidationError(_("This match was a walkover: it has no games."))
@@ -257,7 +257,7 @@ def game_record(
                 result=result,
                 resigned=resigned if result == Outcome.RESIGNATION.value else None,
             )
-            _set_status(locked, derived.over)
+            match_status_set(locked, derived.over)
             facts = game_facts(game, derived)
             match_audit_record(
                 locked,
@@ -294,7 +294,7 @@ def game_correct(
     holds the row already, as a dispute's decision does).
     """
     new = game_result_of(winner, cube, result, resigned)
-    with _result_write(game.match, user=user, version=version) as locked:
+    with result_write(game.match, user=user, version=version) as locked:
         if locked.retired is not None:
             raise ValidationError(_retired_message(locked))
         result_correction_check(match=locked)
@@ -306,7 +306,7 @@ def game_correct(
         target.winner, target.cube, target.result = winner, cube, result
         target.resigned = resigned if result == Outcome.RESIGNATION.value else None
         target.save()
-        _set_status(locked, derived.over)
+        match_status_set(locked, derived.over)
         match_audit_record(
             locked,
             user,
@@ -337,7 +337,7 @@ def match_record_final_score(
     correction: refused once a later match has begun (US rules 4.10). ``report``: as for
     :func:`game_record`.
     """
-    with _result_write(match, user=user, version=version, report=report) as locked:
+    with result_write(match, user=user, version=version, report=report) as locked:
         if locked.games.exists():
             raise ValidationError(
                 _("This match has its games recorded: its score comes from them.")
@@ -354,7 +354,7 @@ def match_record_final_score(
         before = result_facts_of(locked)
         locked.final_score_a, locked.final_score_b = score
         locked.walkover_winner = None
-        _set_status(locked, True)
+        match_status_set(locked, True)
         match_audit_record(
             locked,
             user,
@@ -376,7 +376,7 @@ def match_walkover(*, match: Match, winner: int, user: Actor, version: int | Non
     """
     if winner is None or winner not in (0, 1):
         raise ValidationError(_("Choose the winner."))
-    with _result_write(match, user=user, version=version) as locked:
+    with result_write(match, user=user, version=version) as locked:
         if locked.games.exists() or locked.board_games.filter(actions__isnull=False).exists():
             raise ValidationError(
                 _("This match has been played (its games are recorded): it cannot be a walkover.")
@@ -418,7 +418,7 @@ def match_retire(*, match: Match, side: int, user: Actor, version: int | None = 
     """
     if side not in (0, 1):
         raise ValidationError(_("Choose the player who retired."))
-    with _result_write(match, user=user, version=version) as locked:
+    with result_write(match, user=user, version=version) as locked:
         if locked.decided:
             raise ValidationError(
                 _("This match's result is recorded: take it back first to record a retirement.")
@@ -442,7 +442,7 @@ def match_retire(*, match: Match, side: int, user: Actor, version: int | None = 
         score[1 - side] = locked.length
         locked.final_score_a, locked.final_score_b = score
         locked.retired = side
-        _set_status(locked, True)
+        match_status_set(locked, True)
         match_audit_record(
             locked,
             user,
@@ -485,12 +485,13 @@ def _retired_message(match: Match) -> str:
 
 
 def match_result_clear(*, match: Match, user: Actor, version: int | None = None) -> Match:
-    """Take back a final score or a walkover: the match is to be played (or recorded) again.
+    """Take back a final score, a walkover, a retirement or a forfeit: the match is to be
+    played (or recorded) again, from its games and penalty points if it has any.
 
     A correction like any other (US rules 4.10: refused once a later match has begun); the
     tournaments app takes the winner back out of the match they had moved on to.
     """
-    with _result_write(match, user=user, version=version) as locked:
+    with result_write(match, user=user, version=version) as locked:
         played = locked.games.exists()
         if played and locked.retired is None:
             raise ValidationError(
@@ -498,12 +499,19 @@ def match_result_clear(*, match: Match, user: Actor, version: int | None = None)
             )
         if not locked.decided:
             raise ValidationError(_("This match has no result to take back."))
+        if locked.status == Match.Status.FINISHED and locked.final_score_a is None:
+            raise ValidationError(
+                _("Penalty points won this match: take back the penalty on its line instead.")
+            )
         result_correction_check(match=locked)
         before = result_facts_of(locked)
         locked.final_score_a = locked.final_score_b = None
         locked.walkover_winner = None
         locked.retired = None
-        locked.status = Match.Status.IN_PLAY if played else Match.Status.SCHEDULED
+        locked.forfeit = Match.Forfeit.NONE
+        locked.status = (
+            Match.Status.IN_PLAY if played or _rolled(locked) else Match.Status.SCHEDULED
+        )
         locked.finished_at = None
         locked.save()
         match_audit_record(locked, user, "result.cleared", before=before)
@@ -595,12 +603,17 @@ def match_delete(*, match: Match, user: Actor, placed: bool = False) -> None:
         locked.delete()
 
 
+def _rolled(match: Match) -> bool:
+    """Whether a game of the match was begun on the board (its first roll)."""
+    return match.board_games.filter(actions__isnull=False).exists()
+
+
 def _unbegun(match: Match) -> None:
-    """Refuse a match that has begun (its first roll, or a recorded game); a board opened
-    without a roll is not a beginning, and is cleared away."""
+    """Refuse a match that has begun (its first roll, or a recorded game) or whose players
+    have penalty points (they belong to these players); a board opened without a roll is
+    not a beginning, and is cleared away."""
     begun = match.status in (Match.Status.IN_PLAY, Match.Status.FINISHED)
-    rolled = match.board_games.filter(actions__isnull=False).exists()
-    if begun or rolled or match.games.exists():
+    if begun or _rolled(match) or match.games.exists() or match.penalties.exists():
         raise ValidationError(
             _("This result can no longer be corrected: %(later)s has begun (US rules 4.10).")
             % {"later": str(match)}
@@ -624,7 +637,7 @@ def match_dice_allow(*, match: Match, allowed: bool, user: Actor) -> Match:
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _set_status(match: Match, over: bool) -> None:
+def match_status_set(match: Match, over: bool) -> None:
     """Finished or in play; the moment it first finished orders the rating history."""
     match.status = Match.Status.FINISHED if over else Match.Status.IN_PLAY
     if over and match.finished_at is None:

@@ -130,7 +130,9 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         matches_with_beginning(
             Match.objects.filter(place__event__tournament=tournament)
             .select_related("player_a", "player_b", "place", "table")
-            .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+            .prefetch_related(
+                Prefetch("games", queryset=Game.objects.order_by("number")), "penalties"
+            )
             .order_by("place__event_id", "place__round", "place__id")
         )
     )

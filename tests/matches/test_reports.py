@@ -551,7 +551,8 @@ def test_my_page_with_a_report_to_answer_reads_in_a_fixed_number_of_queries(
     match, a = duel["match"], duel["a"]
     report_make(match=match, user=a, score_a=3, score_b=0)
     client.force_login(duel["b"])
-    with django_assert_max_num_queries(12):
+    # 13: the matches, their games and their penalty points (matches.history) among them
+    with django_assert_max_num_queries(13):
         page = client.get(reverse("me"))
     assert match.player_a.name in text(page)
 

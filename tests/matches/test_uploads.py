@@ -277,16 +277,18 @@ def test_the_pages_query_counts(director_client, charlot, record, django_assert_
         reverse("dispute_new", args=[charlot.pk]), {"file": SimpleUploadedFile("c.mat", data)}
     )
     # session, user, the dispute with its match and players, the match's place (the policy's
-    # question), the Directors group, the recorded games, the Directors group for the menu
-    with django_assert_num_queries(7):
+    # question), the Directors group, the recorded games and penalty points, the Directors
+    # group for the menu
+    with django_assert_num_queries(8):
         assert director_client.get(opened["Location"]).status_code == 200
     other = match_create(
         player_a=charlot.player_a, player_b=charlot.player_b, length=7, user=SYSTEM
     )
     preview_url = reverse("match_import", args=[other.pk])
     director_client.post(preview_url, {"file": SimpleUploadedFile("c.mat", data)})
-    # session, user, the match, its games, its place, the Directors group twice: no replay
-    with django_assert_num_queries(7):
+    # session, user, the match, its games and penalty points, its place, the Directors group
+    # twice: no replay
+    with django_assert_num_queries(8):
         assert (
             director_client.post(
                 preview_url, {"file": SimpleUploadedFile("c.mat", data)}

@@ -38,7 +38,7 @@ def event_matches(*, event: Event) -> QuerySet[Match]:
     return (
         Match.objects.filter(place__event=event)
         .select_related("player_a", "player_b", "place", "table")
-        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
         .order_by("place__round", "id")
     )
 

@@ -197,7 +197,7 @@ def player_home(*, player: Player) -> PlayerHome:
         .select_related(
             "player_a", "player_b", "place__event__tournament", "place__event__parent", "table"
         )
-        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")))
+        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
     )
     waiting = [
         _player_match(player, m)

@@ -1,0 +1,88 @@
+"""A match's history as the rules engine reads it: its games, the penalty points awarded
+between them and a forfeit at the end, in the order they happened.
+
+The score before each game, the Crawford game and the winner are derived from all of it
+(tournament rules; WBF 3, 24), never stored: every page and service that scores a match
+builds its :class:`rules.match.Match` here, so a penalty moves the next game's score and
+its Crawford game everywhere at once.
+
+Penalties are read through ``match.penalties.all()`` and games through
+``match.games.all()``, so a list that prefetches both (:func:`matches.selectors.match_list`)
+scores each match without a query of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.match import Entry, Forfeit, ForfeitReason, GameResult
+from rules.match import Match as RulesMatch
+
+from .models import Game, Match, Penalty
+
+
+def match_penalties(match: Match) -> list[Penalty]:
+    """The match's penalties in the order they were awarded (by the game they precede)."""
+    return sorted(match.penalties.all(), key=lambda p: (p.before_game, p.pk or 0))
+
+
+def entries_with_games(
+    match: Match, results: Sequence[GameResult], *, penalties: Sequence[Penalty] | None = None
+) -> list[Entry]:
+    """Games 1, 2, … (``results``) with the match's penalties between them: a penalty
+    before game n comes just before it. Only the penalties given before the game after
+    these are included (a history up to a game, for the context of that game).
+
+    ``penalties``: the penalties to use instead of the match's (one taken back, say).
+    """
+    given = match_penalties(match) if penalties is None else list(penalties)
+    entries: list[Entry] = []
+    waiting = iter(sorted(given, key=lambda p: (p.before_game, p.pk or 0)))
+    upcoming = next(waiting, None)
+    for number, result in enumerate(results, start=1):
+        while upcoming is not None and upcoming.before_game <= number:
+            entries.append(upcoming.as_entry())
+            upcoming = next(waiting, None)
+        entries.append(result)
+    while upcoming is not None and upcoming.before_game <= len(results) + 1:
+        entries.append(upcoming.as_entry())
+        upcoming = next(waiting, None)
+    return entries
+
+
+def match_forfeit_entry(match: Match) -> Forfeit | None:
+    """The match's forfeit as the engine reads it (the side who forfeited), if any."""
+    if not match.forfeit or match.retired is None:  # both or neither (match_forfeit_has_a_side)
+        return None
+    return Forfeit(player=match.retired, reason=ForfeitReason(match.forfeit))
+
+
+def match_entries(
+    match: Match,
+    *,
+    games: Sequence[Game] | None = None,
+    penalties: Sequence[Penalty] | None = None,
+) -> list[Entry]:
+    """The whole history: games and penalties merged in order, then a forfeit if any.
+
+    ``games``, ``penalties``: the match's, when the caller has read them already."""
+    played = sorted(match.games.all() if games is None else games, key=lambda g: g.number)
+    results = [game.as_result() for game in played]
+    entries = entries_with_games(match, results, penalties=penalties)
+    forfeit = match_forfeit_entry(match)
+    if forfeit is not None:
+        entries.append(forfeit)
+    return entries
+
+
+def match_derived(
+    match: Match,
+    *,
+    games: Sequence[Game] | None = None,
+    penalties: Sequence[Penalty] | None = None,
+) -> RulesMatch:
+    """The match as the rules score it from its whole history (not checked again: what is
+    stored was checked when it was written). ``games``, ``penalties``: as for
+    :func:`match_entries`."""
+    entries = match_entries(match, games=games, penalties=penalties)
+    return RulesMatch(match.length, tuple(entries), holland=match.holland)
