@@ -220,14 +220,20 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
     sheet = match_score_sheet(match=match)
     count = max(len(replay.games), len(sheet.rows))
     comparisons = []
-    scored = RulesMatch(match.length)  # the log's games scored by the rules (cap, Crawford)
+    # the log's games scored by the rules (cap, Crawford), with the penalty points written
+    # before each (tournament rules)
+    scored = RulesMatch(match.length)
     for index in range(count):
         logged = replay.games[index] if index < len(replay.games) else None
         recorded = sheet.rows[index] if index < len(sheet.rows) else None
         after = None
         if logged is not None and logged.result is not None and logged.counted:
-            scored = scored.add(logged.result)
-            after = scored.score
+            for penalty in logged.record.penalties:
+                if not scored.over:
+                    scored = scored.add(penalty)
+            if not scored.over:
+                scored = scored.add(logged.result)
+                after = scored.score
         comparisons.append(GameComparison(index + 1, logged, recorded, after))
     ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
     if sheet.winner is None and match.status != Match.Status.WALKOVER:
