@@ -16,6 +16,7 @@ from typing import TextIO
 from .dice import SeededDice
 from .errors import MatFileError, RulesError
 from .game import Game, Phase
+from .match import Forfeit, Penalty
 from .matfile import read_mat
 from .messages import Message
 from .movegen import legal_plays
@@ -158,8 +159,20 @@ def replay_table(replay: Replay) -> str:
     names = replay.players
     length = f"{replay.length}-point match" if replay.length else "money session"
     out = [f"{names[0]} v {names[1]}, {length}", ""]
-    rows = [("game", "score", "", "doubles", "cube", "result", "points", "winner")]
+    rows: list[tuple[str, ...]] = [
+        ("game", "score", "", "doubles", "cube", "result", "points", "winner")
+    ]
+
+    def given(entry: Penalty | Forfeit) -> tuple[str, ...]:
+        """A row for penalty points or a forfeit: the points go to the opponent."""
+        if isinstance(entry, Forfeit):
+            what, points = f"forfeit ({entry.reason.value})", ""
+        else:
+            what, points = f"penalty ({entry.reason.value})", str(entry.points)
+        return ("", "", "", "", "", what, points, names[1 - entry.player])
+
     for game in replay.games:
+        rows += [given(penalty) for penalty in game.record.penalties]
         rows.append(
             (
                 str(game.number),
@@ -172,6 +185,7 @@ def replay_table(replay: Replay) -> str:
                 names[game.winner] if game.winner is not None else "",
             )
         )
+    rows += [given(entry) for entry in replay.after]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         cells = zip(row, widths, strict=True)

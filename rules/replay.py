@@ -251,6 +251,12 @@ class ReplayedGame:
                 }
                 for c in self.cube_actions
             ],
+            "penalties_before": [
+                {**time_dict(penalty), "line": line}
+                for penalty, line in zip(
+                    self.record.penalties, self.record.penalty_lines, strict=True
+                )
+            ],
         }
 
     @property
@@ -331,6 +337,7 @@ class Replay:
             "winner": self.winner,
             "problems": [problem.as_dict() for problem in self.problems],
             "notes": [note.as_dict() for note in self.notes],
+            "after": [time_dict(entry) for entry in self.after],
         }
 
     def to_json(self) -> str:
@@ -359,6 +366,13 @@ class Replay:
             ],
             after=self.after,
         )
+
+
+def time_dict(entry: Penalty | Forfeit) -> dict[str, object]:
+    """Penalty points or a forfeit as plain data (JSON): who, how many points, why."""
+    if isinstance(entry, Forfeit):
+        return {"forfeit": entry.player, "reason": entry.reason.value}
+    return {"penalty": entry.player, "points": entry.points, "reason": entry.reason.value}
 
 
 def replay_match(record: MatchRecord) -> Replay:

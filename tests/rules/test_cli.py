@@ -118,7 +118,9 @@ def test_replay_json_has_every_field(tmp_path):
         "cube": 1,
         "result": "resignation",
         "cube_actions": [],
+        "penalties_before": [],  # penalty points written before the game (tournament rules)
     }
+    assert result["after"] == []
     assert result["games"][0]["cube_actions"] == [
         {"line": 22, "player": 1, "action": "double", "cube": 2, "annulled": False},
         {"line": 23, "player": 0, "action": "take", "cube": 2, "annulled": False},

@@ -6,6 +6,8 @@ Crawford game (WBF 24) and the winner are derived from all of it; nothing follow
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import IllegalActionError, MatchOverError
 from rules.clock import flag_result
@@ -14,6 +16,7 @@ from rules.match import (
     ForfeitReason,
     GameResult,
     Match,
+    MatchRules,
     Outcome,
     Penalty,
     PenaltyReason,
@@ -155,8 +158,6 @@ def test_a_point_of_penalty_wins_a_one_point_match_tournament_rules():
 
 
 def test_without_the_crawford_rule_a_penalty_makes_no_crawford_game():
-    from rules.match import MatchRules
-
     match = Match(5, (late(0, 4),), options=MatchRules(5, crawford=False))
     assert not match.next_game.crawford
 
@@ -267,3 +268,71 @@ def test_a_flag_result_is_a_possible_result_and_scores_in_the_match_wbf_24_25():
 def test_a_flag_result_needs_a_cube_that_a_cube_shows_wbf_23(cube):
     with pytest.raises(IllegalActionError, match="WBF 23"):
         flag_result(Position.start(), loser=0, cube=cube)
+
+
+# --- properties (hypothesis) -------------------------------------------------------------
+
+ENTRIES = st.one_of(
+    st.builds(
+        GameResult,
+        winner=st.integers(0, 1),
+        points=st.integers(1, 4),
+    ),
+    st.builds(
+        Penalty,
+        player=st.integers(0, 1),
+        points=st.integers(1, 5),
+        reason=st.sampled_from(list(PenaltyReason)),
+    ),
+    st.builds(Forfeit, player=st.integers(0, 1), reason=st.sampled_from(list(ForfeitReason))),
+)
+
+
+def until_won(length, entries):
+    """The entries up to the one that wins the match (all of them if none does)."""
+    match = Match(length)
+    kept = []
+    for entry in entries:
+        if match.over:
+            break
+        match = match.add(entry)
+        kept.append(entry)
+    return match, kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(length=st.sampled_from([1, 3, 5, 7, 9, 11]), entries=st.lists(ENTRIES, max_size=30))
+def test_any_history_derives_a_rising_score_and_one_crawford_game_wbf_24(length, entries):
+    match, kept = until_won(length, entries)
+    score = (0, 0)
+    for item in match.history:
+        assert item.score_before == score
+        assert all(a >= b for a, b in zip(item.score_after, item.score_before, strict=True))
+        assert max(item.score_after) <= length
+        score = item.score_after
+    assert match.score == score
+    crawford = [g.number for g in match.games if g.crawford]
+    one_short = [g.number for g in match.games if length > 1 and length - 1 in g.score_before]
+    assert crawford == one_short[:1]  # the first game played one point short, and only it
+    assert [g.number for g in match.games] == list(range(1, len(match.games) + 1))
+    if match.forfeit is not None:
+        assert match.history[-1] is match.forfeit and match.winner == match.forfeit.forfeit.winner
+    assert match == Match(length, tuple(kept))  # derived again from the same history
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    length=st.sampled_from([1, 3, 5]),
+    entries=st.lists(ENTRIES, min_size=1, max_size=30),
+    extra=ENTRIES,
+)
+def test_nothing_is_added_to_a_won_match_tournament_rules(length, entries, extra):
+    match, _ = until_won(length, entries)
+    if not match.over:
+        return
+    with pytest.raises(MatchOverError) as refused:
+        match.add(extra)
+    expected_rule = "WBF 3" if isinstance(match.won_by, ScoredGame) else "tournament rules"
+    if not isinstance(extra, GameResult):
+        expected_rule = "tournament rules"
+    assert refused.value.rule == expected_rule

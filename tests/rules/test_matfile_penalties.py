@@ -403,3 +403,26 @@ def test_gnubg_skips_the_lines_and_reads_the_written_scores(tmp_path):
     assert [g["score_before"] for g in reading["games"]] == [
         list(g.score_before) for g in replay.games
     ]
+
+
+def test_the_command_line_and_json_show_the_penalties_and_the_forfeit():
+    from rules.cli import replay_table
+
+    late = Penalty(1, 2, PenaltyReason.LATENESS)
+    flag = Forfeit(1, ForfeitReason.TIME)
+    text = format_mat(
+        length=5,
+        players=PLAYERS,
+        games=[WrittenGame(score=(2, 0), cells=(), penalties=(late,))],
+        after=[flag],
+    )
+    replay = replay_match(read_mat(text))
+    table = replay_table(replay)
+    assert "penalty (lateness)  2       Marco Bianchi" in table
+    assert "forfeit (time)" in table and "Marco Bianchi wins the match" in table
+    data = json.loads(replay.to_json())
+    assert data["games"][0]["penalties_before"] == [
+        {"penalty": 1, "points": 2, "reason": "lateness", "line": 3}
+    ]
+    assert data["after"] == [{"forfeit": 1, "reason": "time"}]
+    assert data["final_score"] == [5, 0] and data["problems"] == []
