@@ -17,6 +17,7 @@ from matches.services import match_create
 from rules.match import Forfeit, ForfeitReason, GameResult, Penalty, PenaltyReason
 from rules.matfile import read_mat
 from rules.replay import replay_match
+from tests.helpers import page_words
 from tests.rules.test_matfile_penalties import PLAYERS, random_history
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +147,10 @@ def test_a_dispute_over_the_site_s_own_log_of_a_match_with_penalties_finds_no_pr
     dispute = dispute_open(match=fresh(match), user=director)
     report = dispute_report(dispute=dispute)
     assert report.plan.problem_count == 0 and report.parting is None
+    assert all(g.penalties_agree for g in report.games)
+    assert [len(g.log_penalties) for g in report.games] == [
+        len(g.recorded_penalties) for g in report.games
+    ]
     assert report.log_score == report.recorded_score == expected.score
     derived = match_derived(fresh(match))
     assert [g.log_score_after for g in report.games] == [g.score_after for g in derived.games]
@@ -175,3 +180,71 @@ def test_a_file_without_the_penalty_lines_is_still_reported_as_a_score_jump(dire
     dispute = dispute_open(match=fresh(match), user=director, text=bare, filename="bare.mat")
     report = dispute_report(dispute=dispute)
     assert any(p.kind.value == "score" for p in report.plan.problems)
+
+
+def test_the_dispute_page_shows_each_penalty_beside_the_recorded_one(director, director_client):
+    """A file whose first penalty line says one point more than the site recorded: the row
+    of penalty points before that game differs, and the log parts ways there; in English
+    and Italian."""
+
+    def penalty_first(history):
+        return isinstance(history.results[0], Penalty)
+
+    expected, text = next(
+        (match, text)
+        for match, text in (random_history(seed, 7, forfeit_rate=0.0) for seed in range(40))
+        if penalty_first(match) and expected_points(match) < 5
+    )
+    match = site_match(7)
+    mat_import(match=match, text=text, user=director)
+    first = expected.results[0]
+    written = f"{first.points} point{'s' if first.points != 1 else ''} ("
+    more = text.replace(written, f"{first.points + 1} points (", 1)
+    dispute = dispute_open(match=fresh(match), user=director, text=more, filename="more.mat")
+    report = dispute_report(dispute=dispute)
+    game_1 = report.games[0]
+    assert not game_1.penalties_agree and report.parting == 1
+    logged = game_1.log_penalties[0]
+    assert (logged.player, logged.points) == (first.player, first.points + 1)
+    url = f"/matches/{match.pk}/disputes/{dispute.pk}/"
+    english = page_words(director_client.get(url))
+    scorer = PLAYERS[1 - first.player]
+    assert "Penalty points before game 1" in english
+    assert f"{scorer} +{first.points + 1} (" in english and f"{scorer} +{first.points} (" in english
+    italian = page_words(director_client.get(url, HTTP_ACCEPT_LANGUAGE="it"))
+    assert "Punti di penalità prima del gioco 1" in italian
+
+
+def expected_points(history):
+    """The points of the penalties before the first game."""
+    total = 0
+    for entry in history.results:
+        if not isinstance(entry, Penalty):
+            break
+        total += entry.points
+    return total
+
+
+def test_a_forfeit_the_log_gives_the_other_player_is_shown_after_the_last_game(
+    director, director_client
+):
+    """The site's log and an uploaded file agree game by game, but the file has the other
+    player forfeiting: the row after the last game differs, in words."""
+    expected, text = next(
+        (match, text)
+        for match, text in (random_history(seed, 7) for seed in range(60))
+        if match.forfeit is not None and match.games and "; Forfeit" in text
+    )
+    loser = expected.forfeit.forfeit.player
+    match = site_match(7)
+    mat_import(match=match, text=text, user=director)
+    own = dispute_report(dispute=dispute_open(match=fresh(match), user=director))
+    assert own.after_agrees and own.plan.problem_count == 0
+    swapped = text.replace(f"; Forfeit: {PLAYERS[loser]}", f"; Forfeit: {PLAYERS[1 - loser]}")
+    dispute = dispute_open(match=fresh(match), user=director, text=swapped, filename="x.mat")
+    report = dispute_report(dispute=dispute)
+    assert not report.after_agrees
+    page = page_words(director_client.get(f"/matches/{match.pk}/disputes/{dispute.pk}/"))
+    assert "After the last game" in page
+    assert f"{PLAYERS[1 - loser]} forfeits" in page and f"{PLAYERS[loser]} forfeits" in page
+    assert "the log and the site record different penalty points or forfeit" in page
