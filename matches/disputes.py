@@ -522,6 +522,11 @@ def dispute_sheet_plan(*, dispute: Dispute) -> SheetPlan:
 
 
 def _retired_text(match: Match) -> str:
+    if match.forfeit:
+        return _(
+            "%(name)s forfeited this match: take the forfeit back on the match's page before "
+            "a score sheet can be applied."
+        ) % {"name": match.player(match.retired or 0).name}
     return _(
         "%(name)s retired from this match: take the retirement back on the match's page "
         "before a score sheet can be applied."

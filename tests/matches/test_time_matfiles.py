@@ -8,10 +8,15 @@ from django.core.exceptions import ValidationError
 
 from club.policy import SYSTEM
 from club.services import player_create
-from matches.disputes import dispute_open, dispute_report
+from matches.disputes import (
+    dispute_open,
+    dispute_report,
+    dispute_sheet_plan,
+    dispute_sheets_set,
+)
 from matches.history import match_derived
 from matches.matfiles import mat_import, match_mat
-from matches.models import Match
+from matches.models import Dispute, Match
 from matches.penalties import match_forfeit, match_penalty_award
 from matches.services import match_create
 from rules.match import Forfeit, ForfeitReason, GameResult, Penalty, PenaltyReason
@@ -248,3 +253,18 @@ def test_a_forfeit_the_log_gives_the_other_player_is_shown_after_the_last_game(
     assert "After the last game" in page
     assert f"{PLAYERS[1 - loser]} forfeits" in page and f"{PLAYERS[loser]} forfeits" in page
     assert "the log and the site record different penalty points or forfeit" in page
+
+
+def test_a_sheet_is_not_applied_to_a_forfeited_match_until_the_forfeit_is_taken_back(
+    director, record
+):
+    match = site_match(5)
+    record(match, 0)
+    match_forfeit(match=fresh(match), side=1, reason="time", user=director)
+    dispute = dispute_open(match=fresh(match), user=director, text=match_mat(match=fresh(match)))
+    dispute_sheets_set(dispute=dispute, sheet_a=(5, 2), sheet_b=None, user=director)
+    plan = dispute_sheet_plan(dispute=Dispute.objects.get(pk=dispute.pk))
+    assert plan.refusal == (
+        "Luca Esposito forfeited this match: take the forfeit back on the match's page before "
+        "a score sheet can be applied."
+    )
