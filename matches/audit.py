@@ -215,11 +215,12 @@ def penalty_text(facts: dict[str, Any]) -> str:
         )
         % values
     )
-    return f"{text} ({penalty_reason_text(facts)})"
+    return f"{text} ({penalty_reason_text(facts, quoted=True)})"
 
 
-def penalty_reason_text(facts: dict[str, Any]) -> str:
-    """Why penalty points were given: 'Anna Rossi 10 minutes late', or the director's words."""
+def penalty_reason_text(facts: dict[str, Any], *, quoted: bool = False) -> str:
+    """Why penalty points were given: 'Anna Rossi 10 minutes late', or the director's words
+    (``quoted``: between quotation marks, as a sentence quotes them)."""
     minutes = facts.get("minutes_late")
     if facts.get("reason") == "lateness" and isinstance(minutes, int):
         return ngettext(
@@ -229,7 +230,10 @@ def penalty_reason_text(facts: dict[str, Any]) -> str:
         ) % {"name": facts.get("name"), "minutes": minutes}
     if facts.get("reason") == "lateness":
         return _("%(name)s late") % {"name": facts.get("name")}
-    return str(facts.get("note") or _("director's decision"))
+    note = str(facts.get("note") or "")
+    if not note:
+        return _("director's decision")
+    return f"“{note}”" if quoted else note
 
 
 def _penalty_awarded(entry: AuditEntry, who: str) -> str:

@@ -11,7 +11,8 @@ from club.models import Player
 from .board.service import ACTS
 from .endings import ENDINGS, cube_kept, cube_shown, ending_code
 from .matfiles import mat_read_text, mat_too_large
-from .models import Match, Side
+from .models import Match, Penalty, Side
+from .penalties import MAX_PENALTY
 from .selectors import CUBES, GameSituation
 from .services import MAX_LENGTH
 
@@ -182,6 +183,64 @@ class RetireForm(VersionedForm):
                 (0, str(match.player_a)),
                 (1, str(match.player_b)),
             ]
+
+
+def _sides(field: forms.Field, match: Match | None) -> None:
+    """A menu of the match's two players by name, with no default: the director says."""
+    if match is not None:
+        cast(forms.ChoiceField, field).choices = [
+            ("", "—"),
+            (0, str(match.player_a)),
+            (1, str(match.player_b)),
+        ]
+
+
+class PenaltyForm(VersionedForm):
+    """Penalty points (tournament rules): the player penalised, how many points their
+    opponent scores, and why, in words; for lateness, how many minutes late."""
+
+    side = forms.TypedChoiceField(label=_("Penalised"), coerce=int, choices=Side.choices)
+    points = forms.IntegerField(
+        label=_("Points to the opponent"), min_value=1, max_value=MAX_PENALTY, initial=1
+    )
+    reason = forms.ChoiceField(
+        label=_("Reason"), choices=Penalty.Reason.choices, initial=Penalty.Reason.DIRECTOR
+    )
+    note = forms.CharField(
+        label=_("The reason in words"),
+        max_length=300,
+        required=False,
+        help_text=_("Required for a director's decision, e.g. “moved before the roll”."),
+    )
+    minutes_late = forms.IntegerField(
+        label=_("Minutes late"), min_value=0, max_value=999, required=False
+    )
+    field_order = ["side", "points", "reason", "note", "minutes_late", "version"]
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "penalty")  # one page, several forms: ids of its own
+        super().__init__(*args, **kwargs)
+        _sides(self.fields["side"], match)
+
+
+class ForfeitForm(VersionedForm):
+    """A forfeit recorded by hand: a flag fallen on a physical clock (or lateness)."""
+
+    side = forms.TypedChoiceField(label=_("Forfeited"), coerce=int, choices=Side.choices)
+    reason = forms.ChoiceField(
+        label=_("Reason"),
+        choices=[
+            (Match.Forfeit.TIME.value, _("on time: the flag fell")),
+            (Match.Forfeit.LATENESS.value, _("by lateness")),
+        ],
+        initial=Match.Forfeit.TIME.value,
+    )
+    field_order = ["side", "reason", "version"]
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "forfeit")
+        super().__init__(*args, **kwargs)
+        _sides(self.fields["side"], match)
 
 
 class DiceForm(forms.Form):

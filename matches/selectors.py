@@ -13,6 +13,7 @@ from club.words import sentence
 from rules.errors import RulesError
 from rules.match import GameContext, MatchRules, checked_match, match_winner
 
+from .audit import penalty_reason_text
 from .endings import ENDINGS, cube_shown, ending_text
 from .history import entries_with_games, match_derived, match_penalties
 from .models import CUBE_VALUES, BoardAction, Game, Match, Penalty, ResultReport
@@ -66,6 +67,20 @@ class PenaltyRow:
         """The points that counted (after the match cap)."""
         side = 1 - self.penalty.side
         return self.score_after[side] - self.score_before[side]
+
+    @property
+    def reason_text(self) -> str:
+        """Why, in the visitor's language: "Marco Bianchi 10 minutes late", or the
+        director's words."""
+        penalty = self.penalty
+        return penalty_reason_text(
+            {
+                "name": self.penalised.name,
+                "reason": penalty.reason,
+                "note": penalty.note,
+                "minutes_late": penalty.minutes_late,
+            }
+        )
 
 
 SheetLine = SheetRow | PenaltyRow

@@ -33,7 +33,7 @@ from club.policy import (
 from club.tables import table_page
 from rules.sheets import SheetRuling
 
-from .audit import result_text
+from .audit import penalty_text, result_text
 from .board.log import board_game_log
 from .board.views import board_orientation, requested_view
 from .disputes import (
@@ -52,20 +52,29 @@ from .filters import MatchFilter
 from .forms import (
     DiceForm,
     FinalScoreForm,
+    ForfeitForm,
     GameCorrectionForm,
     GameForm,
     MatchForm,
     MatFileForm,
+    PenaltyForm,
     RetireForm,
     SheetsForm,
     VersionForm,
     WalkoverForm,
 )
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
-from .models import BoardGame, Dispute, Game, Match, ResultReport
+from .models import BoardGame, Dispute, Game, Match, Penalty, ResultReport
+from .penalties import match_forfeit, match_penalty_award, match_penalty_remove
 from .places import match_place
 from .results import result_facts_of
-from .selectors import game_situation, match_changes, match_list, match_score_sheet
+from .selectors import (
+    PenaltyRow,
+    game_situation,
+    match_changes,
+    match_list,
+    match_score_sheet,
+)
 from .services import (
     SheetChanged,
     game_correct,
@@ -105,6 +114,11 @@ def _page(
         "disputes": list(match.disputes.all()),
         "error": error,
         "next_number": len(sheet.rows) + 1,
+        # penalty points won it: taken back on their line, not as a result
+        "won_by_penalty": sheet.over
+        and match.final_score_a is None
+        and bool(sheet.lines)
+        and isinstance(sheet.lines[-1], PenaltyRow),
     }
     situation = game_situation(match=match)  # the next game: Crawford, the cubes allowed
     context["next_game"] = situation if situation.playable else None
@@ -124,6 +138,12 @@ def _page(
                 initial={"number": number, "cube": 1, "result": "single"},
             )
             context["retire_form"] = forms.get("retire_form") or RetireForm(
+                match=match, initial=version
+            )
+            context["penalty_form"] = forms.get("penalty_form") or PenaltyForm(
+                match=match, initial=version
+            )
+            context["forfeit_form"] = forms.get("forfeit_form") or ForfeitForm(
                 match=match, initial=version
             )
         if not sheet.rows and not match.board_games.exists():
@@ -150,14 +170,22 @@ def match(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    """A blank sheet to print: the length at the top, a line per game, the Crawford line.
+    """A blank sheet to print: the length at the top, a line per game, the Crawford line,
+    and the penalty points already given (tournament rules), each on its line.
 
     A match to N points has at most 2N - 1 games; long matches print denser to stay on a page.
     """
     found = get_object_or_404(match_list(), pk=pk)
     lines = range(1, 2 * found.length)
     place = match_place(found)
-    context = {"match": found, "lines": lines, "dense": found.length > 9, "where": place.label}
+    given = [line for line in match_score_sheet(match=found).lines if isinstance(line, PenaltyRow)]
+    context = {
+        "match": found,
+        "lines": lines,
+        "dense": found.length > 9,
+        "where": place.label,
+        "penalties": given,  # penalty points given so far, printed under the sheet
+    }
     return render(request, "score_sheet.html", context)
 
 
@@ -338,6 +366,111 @@ def retire(request: HttpRequest, pk: int) -> HttpResponse:
         )
     done = _("The retirement is recorded.")
     return _form_write(request, found, form, match_retire, done, "retire_form")
+
+
+@sign_in_required
+@require_POST
+def penalty_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """Penalty points (tournament rules): given before the next game, audited with the
+    reason; refused in words (the match decided, a game on the board)."""
+    found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
+    form = PenaltyForm(request.POST, match=found)
+    done = _("The penalty points are recorded.")
+    return _form_write(request, found, form, match_penalty_award, done, "penalty_form")
+
+
+@sign_in_required
+@require_POST
+def penalty_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Asks first, then takes penalty points back (a correction: US rules 4.10)."""
+    penalty = get_object_or_404(
+        Penalty.objects.select_related("match__player_a", "match__player_b"),
+        match_id=pk,
+        pk=number,
+    )
+    found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
+    form = VersionForm(request.POST)
+    if not form.is_valid():  # no version: the page it came from was out of date
+        return _page(request, found, status=400, error=" ".join(form_errors_said(form)))
+    version = form.cleaned_data["version"]
+    facts = {
+        "name": penalty.penalised.name,
+        "scorer": penalty.scorer.name,
+        "points": penalty.points,
+        "reason": penalty.reason,
+        "note": penalty.note,
+        "minutes_late": penalty.minutes_late,
+        "before_game": penalty.before_game,
+    }
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Take back the penalty points?"),
+                what=_("Taken back: %(penalty)s.") % {"penalty": penalty_text(facts)},
+                undo=_("Penalty points taken back can be given again, before the next game."),
+                button=_("Take back the penalty points"),
+                action=reverse("penalty_remove", args=[found.pk, penalty.pk]),
+                back=found.get_absolute_url(),
+                fields=(("version", version),),
+            ),
+        )
+    try:
+        match_penalty_remove(penalty=penalty, user=request.user, version=version)
+    except SheetChanged as changed:
+        return _changed(request, pk, changed)
+    except ValidationError as error:
+        return _page(request, found, status=400, error=" ".join(error.messages))
+    messages.success(request, _("The penalty points are taken back."))
+    return redirect(found)
+
+
+@sign_in_required
+@require_POST
+def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Asks first (who forfeited, who wins), then records the forfeit: a flag fallen on a
+    physical clock, or lateness (tournament rules)."""
+    found = get_object_or_404(match_list(), pk=pk)
+    require(can_change_match(request.user, found))
+    form = ForfeitForm(request.POST, match=found)
+    if form.is_valid() and not confirmed(request):
+        side, reason = form.cleaned_data["side"], form.cleaned_data["reason"]
+        loser, winner = found.player(side), found.player(1 - side)
+        values = {"name": loser.name, "winner": winner.name, "length": found.length}
+        what = (
+            _(
+                "%(name)s's flag fell: %(name)s loses the %(length)s-point match on time "
+                "and %(winner)s wins it, the score written as %(length)s for them."
+            )
+            if reason == Match.Forfeit.TIME
+            else _(
+                "%(name)s forfeits the %(length)s-point match by lateness: %(winner)s wins "
+                "it, the score written as %(length)s for them."
+            )
+        )
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("%(name)s forfeits?") % {"name": loser.name},
+                what=what % values,
+                undo=_(
+                    "A forfeit can be taken back, and the match goes on from its games, while "
+                    "no later match of either player has begun."
+                ),
+                button=_("Record that %(name)s forfeits") % {"name": loser.name},
+                action=reverse("forfeit", args=[found.pk]),
+                back=found.get_absolute_url(),
+                fields=(
+                    ("forfeit-side", side),
+                    ("forfeit-reason", reason),
+                    ("forfeit-version", form.cleaned_data["version"]),
+                ),
+            ),
+        )
+    done = _("The forfeit is recorded.")
+    return _form_write(request, found, form, match_forfeit, done, "forfeit_form")
 
 
 @sign_in_required

@@ -221,6 +221,18 @@ DROP = {**GAME, "outcome": "drop", "cube": 2, "points": 2}
 RESIGNED = {**GAME, "outcome": "resignation", "resigned": 2, "cube": 2, "points": 4}
 
 # (code, params, before, after) as each service records them (see its audit_record call)
+PENALTY_LATE = {
+    "name": "Bruno Bianchi",
+    "scorer": "Anna Rossi",
+    "points": 2,
+    "reason": "lateness",
+    "note": "",
+    "minutes_late": 10,
+    "before_game": 1,
+    "score_a": 2,
+    "score_b": 0,
+}
+PENALTY_BREACH = {**PENALTY_LATE, "points": 1, "reason": "director", "note": "Mosso prima"}
 AUDIT_SAMPLES = [
     ("player.created", {"name": "Anna Rossi"}, None, {"name": "Anna Rossi", "club": "Zenzero"}),
     (
@@ -287,6 +299,39 @@ AUDIT_SAMPLES = [
         {"retired": "Bruno Bianchi", "score_a": 5, "score_b": 2},
     ),
     ("result.cleared", {}, {"retired": "Bruno Bianchi", "score_a": 5, "score_b": 2}, None),
+    (
+        "result.forfeit",
+        {
+            "name": "Bruno Bianchi",
+            "winner": "Anna Rossi",
+            "reason": "time",
+            "score_a": 5,
+            "score_b": 2,
+        },
+        None,
+        {"forfeit": "time", "retired": "Bruno Bianchi", "score_a": 5, "score_b": 2},
+    ),
+    (
+        "result.forfeit",
+        {
+            "name": "Bruno Bianchi",
+            "winner": "Anna Rossi",
+            "reason": "lateness",
+            "score_a": 5,
+            "score_b": 0,
+        },
+        None,
+        {"forfeit": "lateness", "retired": "Bruno Bianchi", "score_a": 5, "score_b": 0},
+    ),
+    (
+        "result.cleared",
+        {},
+        {"forfeit": "time", "retired": "Bruno Bianchi", "score_a": 5, "score_b": 2},
+        None,
+    ),
+    ("penalty.awarded", PENALTY_LATE, None, PENALTY_LATE),
+    ("penalty.awarded", PENALTY_BREACH, None, PENALTY_BREACH),
+    ("penalty.removed", PENALTY_LATE, PENALTY_LATE, None),
     ("board.started", {"number": 4}, None, None),
     ("match.imported", {"games": 1}, None, None),
     ("match.imported", {"games": 6}, None, None),

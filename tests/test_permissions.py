@@ -21,8 +21,10 @@ from matches.models import (
     Game,
     Match,
     Notifications,
+    Penalty,
     ResultReport,
 )
+from matches.penalties import match_penalty_award
 from matches.services import game_record
 from tournaments.models import (
     Announcement,
@@ -151,6 +153,8 @@ def fill(route, ours):
         number = ours["announcement"].pk
     elif "board/<int:number>" in route:
         number = ours["board"].number
+    elif "penalties/<int:number>" in route:
+        number = ours["penalty"].pk
     route = route.replace("<str:token>", ours["token"])
     path = route.replace("<int:pk>", str(pk)).replace("<int:number>", str(number))
     return "/" + api + path
@@ -178,6 +182,7 @@ MODELS = (
     ResultReport,
     Notifications,
     Announcement,
+    Penalty,
 )
 
 
@@ -186,7 +191,11 @@ def snapshot():
     return [m.objects.count() for m in MODELS] + [
         list(Entry.objects.order_by("pk").values_list("status", "seed")),
         list(Event.objects.order_by("pk").values_list("drawn_at", flat=True)),
-        list(Match.objects.order_by("pk").values_list("status", "version", "physical_dice")),
+        list(
+            Match.objects.order_by("pk").values_list(
+                "status", "version", "physical_dice", "forfeit", "retired"
+            )
+        ),
         list(
             Tournament.objects.order_by("pk").values_list(
                 "physical_dice", "tables", "late_rounds", "results_by", "confirm_minutes"
@@ -214,7 +223,10 @@ def ours(event_with, director):
     event_draw(event=event, seed=1, user=director)
     match = Match.objects.filter(place__event=event).order_by("pk").first()
     game_record(match=match, number=1, winner=0, cube=1, result="single", user=director)
-    board = board_game_start(match=match, user=director)
+    penalty = match_penalty_award(
+        match=match, side=1, points=1, reason="director", note="Moved early", user=director
+    )
+    board = board_game_start(match=Match.objects.get(pk=match.pk), user=director)
     text = (
         f" 5 point match\n\n Game 1\n {match.player_a.name} : 0{' ' * 10}"
         f"{match.player_b.name} : 0\n  1)                             41: 13/9 24/23\n"
@@ -237,6 +249,7 @@ def ours(event_with, director):
         "player": match.player_a,
         "dispute": dispute,
         "board": board,
+        "penalty": penalty,
         "other match": Match.objects.filter(place__event=event).order_by("pk").last(),
         "request": asked,
         "token": withdrawn.token,

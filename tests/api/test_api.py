@@ -276,8 +276,9 @@ def test_a_page_of_matches_takes_the_same_few_queries(
             game_record(
                 match=match, number=number, winner=0, cube=1, result="single", user=director
             )
-    # the ETag's key, the count, the matches with their players, places and tables, the games
-    with django_assert_max_num_queries(4):
+    # the ETag's key, the count, the matches with their players, places and tables, the games,
+    # the penalty points
+    with django_assert_max_num_queries(5):
         found = body(client, "matches?page_size=50")
     assert len(found["items"]) == count
     assert all(m["score"] == {"a": 2, "b": 0} for m in found["items"])
@@ -306,13 +307,14 @@ def test_an_event_s_rounds_and_standings_take_the_same_few_queries(
 ):
     event = event_with(Event.Format.SINGLE, players)
     event_draw(event=event, seed=1, user=director)
-    # the ETag key, the event, its rounds' lengths, entries, matches, their games, byes
-    with django_assert_max_num_queries(7):
+    # the ETag key, the event, its rounds' lengths, entries, matches, their games and penalty
+    # points, byes
+    with django_assert_max_num_queries(8):
         found = body(client, f"events/{event.pk}/rounds")
     assert len(found[0]["matches"]) == players // 2
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         body(client, f"events/{event.pk}/standings")
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         assert len(body(client, f"events/{event.pk}")["entries"]) == players
 
 

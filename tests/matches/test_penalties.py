@@ -4,9 +4,12 @@ and scored by the engine everywhere a match's score is read (matches.history).
 These run on SQLite with `make test` and again on PostgreSQL in `.ci/run`.
 """
 
+import re
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from club.audit import audit_sentence
 from club.models import AuditEntry
@@ -17,6 +20,7 @@ from matches.selectors import PenaltyRow, SheetRow, game_situation, match_score_
 from matches.services import SheetChanged, game_correct, match_result_clear
 from rules.match import Forfeit, ForfeitReason, GameResult, PenaltyReason
 from rules.match import Penalty as RulesPenalty
+from tests.helpers import page_words
 
 pytestmark = pytest.mark.django_db
 
@@ -179,7 +183,7 @@ def test_a_penalty_is_audited_in_words(match5, award):
     award(match5, 0, 2, note="Moved before the roll")
     assert last_sentence(match5) == (
         "director gave 2 penalty points to Bruno Bianchi against Anna Rossi before game 1 "
-        "(Moved before the roll): 0–2."
+        "(“Moved before the roll”): 0–2."
     )
 
 
@@ -311,3 +315,178 @@ def test_a_penalty_of_a_forfeited_match_is_taken_back_after_the_forfeit(match5, 
     with pytest.raises(ValidationError) as refused:
         match_penalty_remove(penalty=Penalty.objects.get(pk=penalty.pk), user=director)
     assert "take that back first" in refused.value.messages[0]
+
+
+# --- through the pages ---------------------------------------------------------------------
+
+
+def penalty_post(client, match, **data):
+    fields = {"side": 0, "points": 1, "reason": "director", "note": "Moved early"}
+    fields.update(data)
+    posted = {f"penalty-{k}": v for k, v in fields.items()}
+    posted.setdefault("penalty-version", fresh(match).version)
+    return client.post(reverse("penalty_new", args=[match.pk]), posted, follow=True)
+
+
+def test_the_match_page_awards_penalty_points_and_shows_the_row(director_client, match5, record):
+    record(match5, 0)
+    done = penalty_post(
+        director_client, match5, side=1, points=2, reason="lateness", note="", minutes_late=10
+    )
+    words = page_words(done)
+    assert done.status_code == 200 and "The penalty points are recorded." in words
+    assert "2 points to Anna Rossi — Bruno Bianchi 10 minutes late" in words
+    assert 'class="penalty"' in done.content.decode()
+    assert sheet(match5).score == (3, 0)
+
+
+def test_after_a_penalty_to_one_short_the_game_form_offers_cube_1_only(
+    director_client, match5, record
+):
+    """WBF 24: the penalty made game 2 the Crawford game; the form says so."""
+    record(match5, 0)  # 1-0
+    penalty_post(director_client, match5, side=0, points=4)  # 1-4
+    page = director_client.get(reverse("match", args=[match5.pk])).content.decode()
+    cubes = re.search(r'<select name="cube"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="(\d+)"', cubes) == ["1"]
+    assert "Game 2 is the Crawford game" in page
+
+
+@pytest.mark.parametrize(
+    "data, said",
+    [
+        ({"side": ""}, "Penalised: This field is required."),
+        ({"reason": "director", "note": ""}, "Say in words why the penalty is given."),
+        ({"points": 0}, "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_a_refused_penalty_form_says_why(director_client, match5, data, said):
+    refused = penalty_post(director_client, match5, **data)
+    assert refused.status_code == 400 and said in page_words(refused)
+    assert not Penalty.objects.exists()
+
+
+def test_a_penalty_on_a_decided_match_is_refused_on_the_page(director_client, match5, record):
+    record(match5, 0, cube=4, result="gammon")
+    refused = penalty_post(director_client, match5, side=1)
+    assert refused.status_code == 400
+    assert "no penalty points can be given now" in page_words(refused)
+
+
+def test_a_penalty_from_an_older_page_is_refused_with_the_change(director_client, match5):
+    refused = penalty_post(director_client, match5, version=7)
+    assert refused.status_code == 409 and "The score sheet changed" in page_words(refused)
+
+
+def test_a_member_may_not_award_nor_take_back(client, member, match5, award):
+    penalty = award(match5, 0, 1)
+    client.force_login(member)
+    assert penalty_post(client, match5).status_code == 403
+    url = reverse("penalty_remove", args=[match5.pk, penalty.pk])
+    assert client.post(url, {"version": 1, "confirm": "1"}).status_code == 403
+    assert Penalty.objects.count() == 1
+
+
+def test_taking_back_asks_first_then_takes_back(director_client, match5, award):
+    penalty = award(match5, 0, 2, note="Moved early")
+    url = reverse("penalty_remove", args=[match5.pk, penalty.pk])
+    version = fresh(match5).version
+    asked = director_client.post(url, {"version": version})
+    assert asked.status_code == 200 and "Take back the penalty points?" in page_words(asked)
+    assert "2 penalty points to Bruno Bianchi against Anna Rossi" in page_words(asked)
+    assert Penalty.objects.exists()
+    done = director_client.post(url, {"version": version, "confirm": "1"}, follow=True)
+    assert "The penalty points are taken back." in page_words(done)
+    assert not Penalty.objects.exists()
+
+
+def test_taking_back_refused_is_said_on_the_match_page(director_client, match5, award, director):
+    penalty = award(match5, 1, 2, reason="lateness", note="", minutes_late=10)
+    match_forfeit(match=fresh(match5), side=1, reason="lateness", user=director)
+    url = reverse("penalty_remove", args=[match5.pk, penalty.pk])
+    refused = director_client.post(url, {"version": fresh(match5).version, "confirm": "1"})
+    assert refused.status_code == 400 and "take that back first" in page_words(refused)
+    stale = director_client.post(url, {"version": 0, "confirm": "1"})
+    assert stale.status_code == 409
+    missing = director_client.post(reverse("penalty_remove", args=[match5.pk, 999]), {})
+    assert missing.status_code == 404
+    no_version = director_client.post(url, {"confirm": "1"})
+    assert no_version.status_code == 400 and Penalty.objects.exists()
+
+
+def test_the_forfeit_page_asks_first_then_records(director_client, match5, record):
+    record(match5, 0)
+    url = reverse("forfeit", args=[match5.pk])
+    data = {"forfeit-side": 1, "forfeit-reason": "time", "forfeit-version": fresh(match5).version}
+    asked = director_client.post(url, data)
+    assert asked.status_code == 200 and "Bruno Bianchi forfeits?" in page_words(asked)
+    assert "loses the 5-point match on time" in page_words(asked)
+    assert fresh(match5).forfeit == ""
+    done = director_client.post(url, {**data, "confirm": "1"}, follow=True)
+    words = page_words(done)
+    assert "The forfeit is recorded." in words and "Bruno Bianchi lost on time" in words
+    assert "The match ended on time: Bruno Bianchi’s flag fell" in words or (
+        "The match ended on time: Bruno Bianchi's flag fell" in words
+    )
+    assert 'id="take-back"' in done.content.decode()
+    assert fresh(match5).forfeit == "time" and fresh(match5).retired == 1
+
+
+def test_the_forfeit_page_refuses_in_words(director_client, match5, record):
+    record(match5, 0, cube=4, result="gammon")
+    url = reverse("forfeit", args=[match5.pk])
+    blank = director_client.post(url, {"forfeit-side": "", "forfeit-version": 1})
+    assert blank.status_code == 400
+    data = {"forfeit-side": 1, "forfeit-reason": "time", "forfeit-version": 1, "confirm": "1"}
+    refused = director_client.post(url, data)
+    assert refused.status_code == 400 and "take it back first" in page_words(refused)
+
+
+def test_the_printable_sheet_lists_the_penalty_points_given(client, match5, award):
+    award(match5, 1, 2, reason="lateness", note="", minutes_late=10)
+    page = client.get(reverse("score_sheet", args=[match5.pk]))
+    words = page_words(page)
+    assert "Penalty points given (tournament rules)" in words
+    assert "2 points to Anna Rossi — Bruno Bianchi 10 minutes late" in words
+
+
+def test_the_match_page_says_penalties_in_italian(client, match5, award):
+    award(match5, 1, 2, reason="lateness", note="", minutes_late=10)
+    page = client.get(reverse("match", args=[match5.pk]), HTTP_ACCEPT_LANGUAGE="it")
+    words = page_words(page)
+    assert "Penalità" in words
+    assert "2 punti a Anna Rossi — Bruno Bianchi in ritardo di 10 minuti" in words
+
+
+def test_a_match_won_by_penalty_points_is_taken_back_on_the_penalty_s_line(
+    director_client, match5, award, director
+):
+    penalty = award(match5, 1, 5, reason="lateness", note="", minutes_late=50)
+    page = director_client.get(reverse("match", args=[match5.pk])).content.decode()
+    assert 'id="won-by-penalty"' in page and 'id="take-back"' not in page
+    assert reverse("penalty_remove", args=[match5.pk, penalty.pk]) in page
+    refused = director_client.post(
+        reverse("result_clear", args=[match5.pk]),
+        {"version": fresh(match5).version, "confirm": "1"},
+    )
+    assert refused.status_code == 400
+    assert "take back the penalty on its line instead" in page_words(refused)
+
+
+def test_a_lateness_forfeit_before_the_first_game_is_taken_back_from_the_page(
+    director_client, match5, award, director
+):
+    award(match5, 1, 2, reason="lateness", note="", minutes_late=10)
+    match_forfeit(match=fresh(match5), side=1, reason="lateness", user=director)
+    page = director_client.get(reverse("match", args=[match5.pk]))
+    words = page_words(page)
+    assert "Bruno Bianchi forfeited by lateness" in words
+    assert "The forfeit goes, and the match goes on from its games." in words
+    done = director_client.post(
+        reverse("result_clear", args=[match5.pk]),
+        {"version": fresh(match5).version, "confirm": "1"},
+        follow=True,
+    )
+    assert done.status_code == 200 and fresh(match5).forfeit == ""
+    assert fresh(match5).status == Match.Status.SCHEDULED
+    assert sheet(match5).score == (2, 0)

@@ -86,7 +86,7 @@ def _box(event: Event, knockout: Knockout, slot: Slot) -> BracketBox:
     for index, side in enumerate((slot.first, slot.second)):
         player = knockout.player(side)
         score = None
-        played = sheet is not None and (sheet.rows or sheet.match.final_score_a is not None)
+        played = sheet is not None and (sheet.lines or sheet.match.final_score_a is not None)
         if played and player is not None and sheet is not None:
             score = sheet.score[0 if sheet.match.player_a_id == player.pk else 1]
         lines.append(
