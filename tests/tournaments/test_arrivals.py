@@ -16,10 +16,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.models import AuditEntry
-from matches.models import Match
+from matches.history import match_derived
+from matches.models import Match, Penalty
 from tests.helpers import page_words as text
 from tournaments.models import Arrival, Event, Round, Tournament
 from tournaments.services import (
+    arrival_confirm,
     arrival_record,
     arrival_waive,
     event_draw,
@@ -163,6 +165,67 @@ def test_a_penalty_waived_is_audited_and_not_decided_twice(called, director):
     assert Match.objects.get(pk=match.pk).version == match.version  # no result changed
 
 
+def test_a_penalty_confirmed_is_the_match_s_before_its_first_game(called, director):
+    """Tournament rules: the late player's opponent scores the points before the first game;
+    the score sheet and the next game's score come from the match's history."""
+    match = open_matches(called)[0]
+    arrival = arrival_record(match=match, side=1, user=director, at=CALL + minutes(12))
+    confirmed = arrival_confirm(arrival=arrival, user=director)
+    assert confirmed.state == "confirmed" and confirmed.decided_by == director
+    penalty = Penalty.objects.get(match=match)
+    assert (penalty.side, penalty.points, penalty.reason, penalty.minutes_late) == (
+        1,
+        2,
+        "lateness",
+        12,
+    )
+    assert penalty.before_game == 1
+    assert match_derived(Match.objects.get(pk=match.pk)).score == (2, 0)
+    with pytest.raises(ValidationError, match="already confirmed"):
+        arrival_confirm(arrival=arrival, user=director)
+    assert Penalty.objects.filter(match=match).count() == 1
+
+
+def test_points_reaching_half_the_length_forfeit_the_match(called, director):
+    """Tournament rules (forfeit at half): 4 points late in a 7-point match."""
+    match = open_matches(called)[0]
+    arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(21))
+    assert arrival.points == 4
+    arrival_confirm(arrival=arrival, user=director)
+    forfeited = Match.objects.get(pk=match.pk)
+    assert forfeited.decided and forfeited.forfeit == "lateness" and forfeited.retired == 0
+    assert (forfeited.final_score_a, forfeited.final_score_b) == (0, 7)
+    assert not Penalty.objects.filter(match=match).exists()
+
+
+def test_without_the_forfeit_rule_the_points_are_given(called, director, tournament):
+    tournament_time_set(
+        tournament=tournament,
+        user=director,
+        late_minutes_per_point=5,
+        late_grace_minutes=0,
+        late_forfeit_at_half=False,
+        clock_seconds_per_point=120,
+        clock_delay_seconds=12,
+        clock_on_flag="match",
+    )
+    match = open_matches(called)[0]
+    arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(21))
+    arrival_confirm(arrival=arrival, user=director)
+    assert Penalty.objects.get(match=match).points == 4
+    assert not Match.objects.get(pk=match.pk).decided
+
+
+def test_a_penalty_is_not_confirmed_once_the_match_has_begun(called, director, record):
+    match = open_matches(called)[0]
+    arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(12))
+    record(match, 1)
+    with pytest.raises(ValidationError, match="has begun"):
+        arrival_confirm(arrival=arrival, user=director)
+    assert not Penalty.objects.exists()
+    assert Arrival.objects.get(pk=arrival.pk).state == "pending"
+
+
 # --- the dashboard -------------------------------------------------------------------------
 
 
@@ -204,6 +267,18 @@ def test_arrived_in_one_click_then_confirm_or_no_penalty(director_client, called
     director_client.post(reverse("arrival_waive", args=[match.pk]), {"side": "1"})
     words = section(dashboard(director_client, called), "called")
     assert f"{match.player_b.name} arrived 10 minutes late: no penalty (waived)" in words
+    other = open_matches(called)[1]
+    director_client.post(reverse("arrival_record", args=[other.pk]), {"side": "0"})
+    confirmed = director_client.post(
+        reverse("arrival_confirm", args=[other.pk]), {"side": "0"}, follow=True
+    )
+    assert f"The lateness penalty of {other.player_a.name} is confirmed." in text(confirmed)
+    words = section(confirmed, "called")
+    assert (
+        f"{other.player_a.name} arrived 10 minutes late: 2 penalty points to "
+        f"{other.player_b.name}, confirmed"
+    ) in words
+    assert Penalty.objects.get(match=other).points == 2
 
 
 def test_a_refused_click_says_why(director_client, called, at):
@@ -329,3 +404,27 @@ def test_nobody_but_its_directors_records_or_decides_arrivals_nor_sets_times(
 def test_an_anonymous_visitor_sees_no_dashboard_button(called):
     page = Client().get(reverse("round", args=[called.pk, 1]))
     assert page.status_code == 200 and "arrival" not in page.content.decode()
+
+
+def test_points_past_the_length_give_the_length_without_the_forfeit_rule(
+    called, director, tournament
+):
+    """A point a minute and two hours late: the points cannot count past the match's
+    length, which they win for the opponent (tournament rules)."""
+    tournament_time_set(
+        tournament=tournament,
+        user=director,
+        late_minutes_per_point=1,
+        late_grace_minutes=0,
+        late_forfeit_at_half=False,
+        clock_seconds_per_point=120,
+        clock_delay_seconds=12,
+        clock_on_flag="match",
+    )
+    match = open_matches(called)[0]
+    arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(120))
+    assert arrival.points == 120
+    arrival_confirm(arrival=arrival, user=director)
+    assert Penalty.objects.get(match=match).points == 7
+    won = Match.objects.get(pk=match.pk)
+    assert won.decided and match_derived(won).score == (0, 7)

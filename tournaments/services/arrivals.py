@@ -163,7 +163,7 @@ def arrival_confirm(*, arrival: Arrival, user: Actor) -> Arrival:
             match_penalty_award(
                 match=match,
                 side=locked.side,
-                points=locked.points,
+                points=min(locked.points, match.length),  # more cannot count
                 reason="lateness",
                 minutes_late=locked.minutes_late,
                 user=user,
