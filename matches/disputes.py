@@ -21,34 +21,64 @@ from django.utils.translation import gettext_noop, ngettext
 
 from club.actors import Actor
 from club.policy import can_change_match, require
+from rules.match import Forfeit, ForfeitReason, PenaltyReason, score_possible
 from rules.match import Match as RulesMatch
-from rules.match import score_possible
+from rules.match import Penalty as RulesPenalty
 from rules.replay import ProblemKind, Replay, ReplayedGame
 from rules.sheets import Score, SheetRuling, sheet_ruling
 
+from .history import match_forfeit_entry
 from .matfiles import ImportPlan, mat_import_plan, match_mat
 from .models import Dispute, Match, ResultReport
 from .notify import player_notify
 from .results import result_facts
-from .selectors import SheetRow, match_score_sheet
+from .selectors import PenaltyRow, SheetRow, match_score_sheet
 from .services import game_correct, game_record, match_audit_record, match_record_final_score
 
 
 @dataclass(frozen=True)
 class GameComparison:
-    """One game as the log plays it and as the score sheet records it."""
+    """One game as the log plays it and as the score sheet records it, with the penalty
+    points each gives before it (tournament rules)."""
 
     number: int
     log: ReplayedGame | None
     recorded: SheetRow | None
     log_score_after: tuple[int, int] | None
+    log_penalties: tuple[RulesPenalty, ...] = ()
+    recorded_penalties: tuple[PenaltyRow, ...] = ()
+    log_score_before: tuple[int, int] | None = None  # after the log's penalties before it
+    names: tuple[str, str] = ("", "")  # the match's players, for the words
 
     @property
-    def agrees(self) -> bool:
+    def log_penalties_said(self) -> str:
+        return ", ".join(time_entry_text(self.names, p) for p in self.log_penalties)
+
+    @property
+    def recorded_penalties_said(self) -> str:
+        return ", ".join(
+            time_entry_text(self.names, row.penalty.as_entry(), row.penalty.note)
+            for row in self.recorded_penalties
+        )
+
+    @property
+    def game_agrees(self) -> bool:
+        """The game itself: the same winner and points (what a log's decision corrects)."""
         if self.log is None or self.recorded is None or self.log.result is None:
             return False
         game = self.recorded.game
         return (self.log.winner, self.log.points) == (game.winner, game.points)
+
+    @property
+    def penalties_agree(self) -> bool:
+        """The same penalty points before the game: who was penalised, how many points."""
+        logged = [(p.player, p.points) for p in self.log_penalties]
+        recorded = [(row.penalty.side, row.penalty.points) for row in self.recorded_penalties]
+        return logged == recorded
+
+    @property
+    def agrees(self) -> bool:
+        return self.game_agrees and self.penalties_agree
 
 
 @dataclass(frozen=True)
@@ -59,11 +89,41 @@ class DisputeReport:
     recorded_score: tuple[int, int]
     ruling: SheetRuling
     plan: ImportPlan  # the replay as kept, with the problems the page lists
+    # after the last game: the log's penalty points and forfeit, and the site's
+    log_after: tuple[RulesPenalty | Forfeit, ...] = ()
+    recorded_after: tuple[PenaltyRow, ...] = ()
+    recorded_forfeit: Forfeit | None = None
 
     @property
     def parting(self) -> int | None:
         """The first game where the log and the recorded score part ways."""
         return next((g.number for g in self.games if not g.agrees), None)
+
+    @property
+    def after_agrees(self) -> bool:
+        """The same penalty points and forfeit after the last game (tournament rules)."""
+        recorded: list[RulesPenalty | Forfeit] = [
+            row.penalty.as_entry() for row in self.recorded_after
+        ]
+        if self.recorded_forfeit is not None:
+            recorded.append(self.recorded_forfeit)
+        return _told(self.log_after) == _told(recorded)
+
+    @property
+    def log_after_said(self) -> str:
+        names = (str(self.dispute.match.player_a), str(self.dispute.match.player_b))
+        return ", ".join(time_entry_text(names, entry) for entry in self.log_after)
+
+    @property
+    def recorded_after_said(self) -> str:
+        names = (str(self.dispute.match.player_a), str(self.dispute.match.player_b))
+        said = [
+            time_entry_text(names, row.penalty.as_entry(), row.penalty.note)
+            for row in self.recorded_after
+        ]
+        if self.recorded_forfeit is not None:
+            said.append(time_entry_text(names, self.recorded_forfeit))
+        return ", ".join(said)
 
     @property
     def log_score(self) -> tuple[int, int]:
@@ -72,6 +132,29 @@ class DisputeReport:
     @property
     def ruling_text(self) -> str:
         return sheet_ruling_text(self.dispute.match, self.ruling)
+
+
+def time_entry_text(names: tuple[str, str], entry: RulesPenalty | Forfeit, note: str = "") -> str:
+    """Penalty points (who scores them, how many, why) or a forfeit, in words, as a
+    dispute's table shows them; ``note``: the director's reason, recorded on the site."""
+    if isinstance(entry, Forfeit):
+        if entry.reason is ForfeitReason.TIME:
+            return _("%(name)s forfeits on time") % {"name": names[entry.player]}
+        return _("%(name)s forfeits for lateness") % {"name": names[entry.player]}
+    values = {"scorer": names[entry.scorer], "points": entry.points, "name": names[entry.player]}
+    if entry.reason is PenaltyReason.LATENESS:
+        return _("%(scorer)s +%(points)s (%(name)s late)") % values
+    if note:
+        return _("%(scorer)s +%(points)s (%(note)s)") % {**values, "note": note}
+    return _("%(scorer)s +%(points)s (the director's decision)") % values
+
+
+def _told(entries: Sequence[RulesPenalty | Forfeit]) -> list[tuple[object, ...]]:
+    """Penalties and a forfeit as a log tells them: who, how many points, or the forfeit."""
+    return [
+        ("forfeit", e.player) if isinstance(e, Forfeit) else ("penalty", e.player, e.points)
+        for e in entries
+    ]
 
 
 def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) -> str:
@@ -220,20 +303,51 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
     sheet = match_score_sheet(match=match)
     count = max(len(replay.games), len(sheet.rows))
     comparisons = []
-    scored = RulesMatch(match.length)  # the log's games scored by the rules (cap, Crawford)
+    penalty_rows = [line for line in sheet.lines if isinstance(line, PenaltyRow)]
+    # the log's games scored by the rules (cap, Crawford), with the penalty points written
+    # before each (tournament rules)
+    scored = RulesMatch(match.length)
     for index in range(count):
         logged = replay.games[index] if index < len(replay.games) else None
         recorded = sheet.rows[index] if index < len(sheet.rows) else None
-        after = None
+        after = before = None
         if logged is not None and logged.result is not None and logged.counted:
-            scored = scored.add(logged.result)
-            after = scored.score
-        comparisons.append(GameComparison(index + 1, logged, recorded, after))
+            for penalty in logged.record.penalties:
+                if not scored.over:
+                    scored = scored.add(penalty)
+            before = scored.score
+            if not scored.over:
+                scored = scored.add(logged.result)
+                after = scored.score
+        comparisons.append(
+            GameComparison(
+                index + 1,
+                logged,
+                recorded,
+                after,
+                log_penalties=logged.record.penalties if logged is not None else (),
+                recorded_penalties=tuple(
+                    row for row in penalty_rows if row.penalty.before_game == index + 1
+                ),
+                log_score_before=before,
+                names=(str(match.player_a), str(match.player_b)),
+            )
+        )
     ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
     if sheet.winner is None and match.status != Match.Status.WALKOVER:
         plan = _in_play(plan)
         replay = plan.replay
-    return DisputeReport(dispute, replay, tuple(comparisons), sheet.score, ruling, plan)
+    return DisputeReport(
+        dispute,
+        replay,
+        tuple(comparisons),
+        sheet.score,
+        ruling,
+        plan,
+        log_after=replay.after,
+        recorded_after=tuple(row for row in penalty_rows if row.penalty.before_game > count),
+        recorded_forfeit=match_forfeit_entry(match),
+    )
 
 
 def _in_play(plan: ImportPlan) -> ImportPlan:
@@ -394,7 +508,7 @@ def dispute_sheet_plan(*, dispute: Dispute) -> SheetPlan:
             0,
         )
         if upto:
-            changed = sum(1 for g in report.games[:upto] if g.log is not None and not g.agrees)
+            changed = sum(1 for g in report.games[:upto] if g.log is not None and not g.game_agrees)
             return replace(plan, how="log", upto=upto, changed=changed)
     return replace(
         plan,
@@ -408,6 +522,11 @@ def dispute_sheet_plan(*, dispute: Dispute) -> SheetPlan:
 
 
 def _retired_text(match: Match) -> str:
+    if match.forfeit:
+        return _(
+            "%(name)s forfeited this match: take the forfeit back on the match's page before "
+            "a score sheet can be applied."
+        ) % {"name": match.player(match.retired or 0).name}
     return _(
         "%(name)s retired from this match: take the retirement back on the match's page "
         "before a score sheet can be applied."
@@ -548,8 +667,8 @@ def _games_to_the_log(
         logged = comparison.log
         if logged is None or logged.result is None or not logged.counted:
             continue
-        if comparison.agrees:
-            continue
+        if comparison.game_agrees:
+            continue  # penalty points are given and taken back on the match's page
         facts: Mapping[str, Any] = result_facts(logged.result)
         if comparison.recorded is not None:
             game_correct(game=comparison.recorded.game, user=user, dispute=dispute, **facts)

@@ -14,6 +14,7 @@ the preview again, confirming it, or opening a dispute's page reuses it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,12 +31,26 @@ from club.cache import cache
 from club.policy import can_change_match, require
 from club.words import sentence
 from rules.errors import MatFileError
-from rules.matfile import Entry, GameRecord, MatchRecord, WrittenGame, format_mat, read_mat
+from rules.game import Game
+from rules.match import Forfeit
+from rules.match import Match as RulesMatch
+from rules.match import Penalty as RulesPenalty
+from rules.matfile import (
+    Cell,
+    Entry,
+    GameRecord,
+    MatchRecord,
+    WrittenGame,
+    format_mat,
+    read_mat,
+)
 from rules.position import Variation
 from rules.replay import Problem, Replay, replay_match, written_games
 
 from .board.service import board_state
+from .history import match_entries
 from .models import BoardAction, BoardGame, Match
+from .penalties import match_forfeit, match_penalty_award
 from .places import match_place
 from .results import result_facts
 from .selectors import match_score_sheet
@@ -62,28 +77,46 @@ ENGINE_VERSION = _engine_version()
 
 
 def match_mat(*, match: Match) -> str:
-    """The match in gnubg's .mat layout, as far as the site knows it."""
+    """The match in gnubg's .mat layout, as far as the site knows it.
+
+    Penalty points go before the game they precede (its header then shows the score after
+    them), and those after the last game, with a forfeit, after it: each a comment line
+    that the site reads back and other programs skip (:func:`rules.matfile.format_mat`).
+    """
     sheet = match_score_sheet(match=match)
     boards = {
         board_game.number: board_game
         for board_game in match.board_games.prefetch_related("actions")
     }
+    before, after = _penalties_by_game(match)
     games: list[WrittenGame] = []
     for row in sheet.rows:
         board_game = boards.get(row.game.number)
+        cells: tuple[Cell, ...] = ()
         if board_game is not None:
-            written = written_games([board_state(board_game=board_game).game])[0]
-            games.append(
-                WrittenGame(written.score, written.cells, row.game.winner, row.game.points)
+            cells = written_games([board_state(board_game=board_game).game])[0].cells
+        games.append(
+            WrittenGame(
+                row.score_before,
+                cells,
+                row.game.winner,
+                row.game.points,
+                penalties=before.pop(row.game.number, ()),
             )
-        else:
-            games.append(WrittenGame(row.score_before, (), row.game.winner, row.game.points))
+        )
     unfinished = boards.get(len(sheet.rows) + 1)
-    if unfinished is not None and not sheet.over:
-        games.extend(written_games([board_state(board_game=unfinished).game]))
-    if games and sheet.over:
-        last = games[-1]
-        games[-1] = WrittenGame(last.score, last.cells, last.winner, last.points, wins_match=True)
+    # a game in play, or the game a flag fell in (its forfeit is written after it)
+    if unfinished is not None and (not sheet.over or match.forfeit):
+        if sheet.over:
+            game = _flag_game(match, unfinished)
+        else:
+            game = board_state(board_game=unfinished).game
+        written = written_games([game])[0]
+        games.append(replace(written, penalties=before.pop(unfinished.number, ())))
+    ending: list[RulesPenalty | Forfeit] = [p for n in sorted(before) for p in before[n]]
+    ending += after
+    if games and sheet.over and not ending:  # the last game won it, not a penalty or forfeit
+        games[-1] = replace(games[-1], wins_match=True)
     tags = [("Site", "Crawford"), ("Date", match.date.strftime("%Y.%m.%d"))]
     place = match_place(match)
     if place.label:
@@ -93,7 +126,34 @@ def match_mat(*, match: Match) -> str:
         players=(str(match.player_a), str(match.player_b)),
         games=games,
         tags=tags,
+        after=ending,
     )
+
+
+def _flag_game(match: Match, board_game: BoardGame) -> Game:
+    """The game a flag fell in, as far as it went: replayed in the match as it stood before
+    the forfeit (the board's own reading refuses a game of a match that is over)."""
+    history = [entry for entry in match_entries(match) if not isinstance(entry, Forfeit)]
+    context = RulesMatch(match.length, tuple(history), holland=match.holland).next_game
+    return Game.replay([row.as_action() for row in board_game.actions.all()], context)
+
+
+def _penalties_by_game(
+    match: Match,
+) -> tuple[dict[int, tuple[RulesPenalty, ...]], list[RulesPenalty | Forfeit]]:
+    """The match's penalty points by the game they precede (1 = before the first), in the
+    order of its history (:func:`matches.history.match_entries`), and its forfeit."""
+    before: dict[int, tuple[RulesPenalty, ...]] = {}
+    forfeit: list[RulesPenalty | Forfeit] = []
+    number = 1
+    for entry in match_entries(match):
+        if isinstance(entry, RulesPenalty):
+            before[number] = (*before.get(number, ()), entry)
+        elif isinstance(entry, Forfeit):
+            forfeit.append(entry)
+        else:
+            number += 1
+    return before, forfeit
 
 
 def mat_too_large() -> ValidationError:
@@ -171,7 +231,9 @@ def mat_import_plan(
     head = _kept([head_key]).get(head_key)
     if head is None:
         record = mat_read(text=text)
-        head = (record.length, record.players, len(record.games), _rules_facts(record))
+        # a file forfeited before its first game has no game, and is a match all the same
+        entries = len(record.games) + len(record.after)
+        head = (record.length, record.players, entries, _rules_facts(record))
         _keep({head_key: head})  # a file refused below is not read again either
     length, players, games, rules_facts = head
     if length != match.length:
@@ -244,10 +306,20 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user: Actor)
                     "dispute instead."
                 )
             )
+        if locked.penalties.exists():
+            raise ValidationError(
+                _(
+                    "This match already has penalty points recorded. To compare a file with "
+                    "them, open a dispute instead."
+                )
+            )
         if locked.decided or locked.final_score_a is not None:
             raise ValidationError(_("This match's result is recorded: there is nothing to import."))
         match_audit_record(locked, user, "match.imported", params={"games": len(plan.replay.games)})
+        cut = False
         for game in plan.replay.games:
+            # penalty points given before the game (tournament rules), while the match goes on
+            _time_entries_import(locked, game.record.penalties, user)
             if not game.counted and game.result is not None:
                 break  # played after the match was won: not part of it (WBF 3)
             board_game = BoardGame.objects.create(match=locked, number=game.number, imported=True)
@@ -256,7 +328,10 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user: Actor)
                 for seq, action in enumerate(game.log, start=1)
             )
             if game.result is None:
-                break  # the file stops inside this game: it goes on on the board
+                # the file stops inside this game: it goes on on the board, or a flag fell
+                # in it (the forfeit follows, and the game's log stays as it was)
+                cut = True
+                break
             game_record(
                 match=locked,
                 number=game.number,
@@ -264,17 +339,56 @@ def mat_import(*, match: Match, text: str, left: int | None = None, user: Actor)
                 board=True,
                 **result_facts(game.result),
             )
+        # after the last game: penalty points, and a forfeit that ends the match
+        _time_entries_import(locked, plan.replay.after, user, cut=cut)
     return plan
+
+
+def _time_entries_import(
+    match: Match, entries: Sequence[RulesPenalty | Forfeit], user: Actor, *, cut: bool = False
+) -> None:
+    """Penalty points and a forfeit read from a file, recorded through the services a
+    director uses, each with its audit entry; none once the match is decided (the replay
+    reports what follows a won match as a problem). ``cut``: the last game stops in the
+    middle, its log imported, and the forfeit ends it there as a flag fallen on the
+    board does (the import has asked the policy)."""
+    for entry in entries:
+        fresh = Match.objects.get(pk=match.pk)
+        if fresh.decided:
+            return
+        if isinstance(entry, Forfeit):
+            match_forfeit(
+                match=fresh, side=entry.player, reason=entry.reason.value, user=user, board=cut
+            )
+        else:
+            match_penalty_award(
+                match=fresh,
+                side=entry.player,
+                points=entry.points,
+                reason=entry.reason.value,
+                # a director's reason in words is not in the file: say where it came from
+                note=_("Written in the match file imported."),
+                user=user,
+            )
 
 
 def _rules_facts(record: MatchRecord) -> tuple[tuple[int, int], bool, bool]:
     """What :func:`_check_rules` asks of a file (kept with the replay, so it is not read again):
     the score it starts at, whether it is standard backgammon, whether with the Crawford rule."""
     return (
-        record.games[0].score if record.games else (0, 0),
+        _start(record.games[0]) if record.games else (0, 0),
         record.variation is Variation.STANDARD,
         record.switch("Crawford", True),
     )
+
+
+def _start(game: GameRecord) -> tuple[int, int]:
+    """The score a file's first game starts from, before the penalty points written with it
+    (its header shows the score after them)."""
+    score = list(game.score)
+    for penalty in game.penalties:
+        score[1 - penalty.player] -= penalty.points
+    return (max(score[0], 0), max(score[1], 0))
 
 
 def _check_rules(start: tuple[int, int], standard: bool, crawford: bool) -> None:
@@ -313,7 +427,9 @@ def _swapped(record: MatchRecord) -> MatchRecord:
             players=(game.players[1], game.players[0]),
             score=(game.score[1], game.score[0]),
             entries=entries(game),
+            penalties=tuple(replace(p, player=1 - p.player) for p in game.penalties),
         )
         for game in record.games
     )
-    return replace(record, players=(record.players[1], record.players[0]), games=games)
+    after = tuple(replace(entry, player=1 - entry.player) for entry in record.after)
+    return replace(record, players=(record.players[1], record.players[0]), games=games, after=after)

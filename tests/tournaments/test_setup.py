@@ -47,8 +47,9 @@ def test_the_demo_club_loads_once(capsys, tmp_path, settings, client):
     loaded = counts()
     call_command("demo_club")
     second = capsys.readouterr().out
-    # the club (8 players, 4 matches) and a tournament: 4 guests, a main draw and a Swiss
-    assert loaded[0] == 12 and loaded[1] > 4 and loaded[2] > 0 and loaded[3:] == (1, 2)
+    # the club (8 players, 4 matches), a tournament (4 guests, a main draw and a Swiss) and
+    # one on time rules (a Swiss of the club's players)
+    assert loaded[0] == 12 and loaded[1] > 4 and loaded[2] > 0 and loaded[3:] == (2, 3)
     assert Match.objects.filter(place__isnull=False, status="finished").exists()
     assert counts() == loaded
     assert "already loaded" in second

@@ -16,22 +16,30 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils import timezone
 
 from club.models import Player
 from club.services import player_create, player_update
 from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
+from matches.penalties import match_forfeit
 from matches.services import game_record, match_create, match_record_final_score
 from money.models import Table, TableKind
 from money.services import table_act, table_set_stake, table_start
 from rules.chouette import ChouetteSettings
 from rules.chouette import events as chouette
 from rules.money import Level, MoneyRules
-from tournaments.models import Event, Tournament
+from tournaments.models import Event, Round, Tournament
+from tournaments.services.arrivals import arrival_confirm, arrival_record
 from tournaments.services.draws import event_draw
 from tournaments.services.entries import entry_check_in, entry_register
 from tournaments.services.events import event_create
-from tournaments.services.tournaments import tournament_create, tournament_reports_set
+from tournaments.services.rounds import event_round, round_times_set
+from tournaments.services.tournaments import (
+    tournament_create,
+    tournament_reports_set,
+    tournament_time_set,
+)
 from tournaments.venue import tournament_tables_set
 
 PLAYERS = [
@@ -51,6 +59,10 @@ GUESTS = [
     ("Martina Lombardi", "Circolo Backgammon Bologna", "IT"),
 ]
 TOURNAMENT = "Torneo d'Autunno"
+# a tournament on time rules: lateness penalties and clocks, its first round called earlier
+TIME_TOURNAMENT = "Trofeo a Tempo"
+TIME_PLAYERS = ["Marco Bianchi", "Luca Esposito", "Anna Keller", "Tom Walsh"]
+TIME_CALLED_MINUTES_AGO = 50
 CHOUETTE = "Venerdì sera"  # the demo chouette (money/)
 DRAW_SEED = 20261122
 DEMO_TABLES = 8  # the club's room: the two events' first rounds need 10, so two matches wait
@@ -110,6 +122,10 @@ class Command(BaseCommand):
             tournament_loaded = not Tournament.objects.filter(name=TOURNAMENT).exists()
             if tournament_loaded:
                 self.load_tournament(get_user_model().objects.get(username=username))
+        with transaction.atomic():
+            time_loaded = not Tournament.objects.filter(name=TIME_TOURNAMENT).exists()
+            if time_loaded:
+                self.load_time_tournament(get_user_model().objects.get(username=username))
         board_match = None
         with transaction.atomic():
             if not BoardGame.objects.exists():
@@ -127,6 +143,11 @@ class Command(BaseCommand):
             self.stdout.write("The demo club is already loaded.")
         if tournament_loaded:
             self.stdout.write(f"Demo tournament loaded: {TOURNAMENT}.")
+        if time_loaded:
+            self.stdout.write(
+                f"Demo tournament on time rules loaded: {TIME_TOURNAMENT} (a late arrival "
+                "penalised, a match lost on time)."
+            )
         if board_match is not None:
             self.stdout.write(f"Demo game on the board: /matches/{board_match.pk}/board/")
         if tables_loaded:
@@ -281,6 +302,76 @@ class Command(BaseCommand):
             chouette.End(box_wins=False, level=Level.GAMMON),
         ):
             table_act(user=director, table=session, event=event)
+
+    def load_time_tournament(self, director: User) -> None:
+        """A Swiss of four on time rules (tournament rules, the common defaults): a point for
+        every 5 minutes late, a forfeit at half the match length, 2 minutes a point on the
+        clocks with a 12-second delay, a fallen flag losing the match. Round 1 was called
+        50 minutes ago with clocks required: in one match a player arrived 12 minutes late
+        (2 penalty points, which make game 2 the Crawford game); in the other, played on
+        the club's clocks, a flag fell after two games."""
+        tournament = tournament_create(
+            name=TIME_TOURNAMENT,
+            date=datetime.date.today(),
+            venue="Circolo Backgammon Milano",
+            user=director,
+        )
+        tournament_time_set(
+            tournament=tournament,
+            late_minutes_per_point=5,
+            late_grace_minutes=0,
+            late_forfeit_at_half=True,
+            clock_seconds_per_point=120,
+            clock_delay_seconds=12,
+            clock_on_flag=Tournament.OnFlag.MATCH,
+            user=director,
+        )
+        swiss = event_create(
+            tournament=tournament,
+            name="Swiss",
+            format=Event.Format.SWISS,
+            lengths=[5, 5],
+            swiss_rounds=2,
+            user=director,
+        )
+        for name in TIME_PLAYERS:
+            entry = entry_register(event=swiss, player=Player.objects.get(name=name), user=director)
+            entry_check_in(entry=entry, user=director)
+        called = timezone.now().replace(second=0, microsecond=0) - datetime.timedelta(
+            minutes=TIME_CALLED_MINUTES_AGO
+        )
+        round_times_set(
+            round=event_round(event=swiss, number=1),
+            starts_at=called,
+            clocks=Round.Clocks.REQUIRED,
+            user=director,
+        )
+        event_draw(event=swiss, seed=DRAW_SEED, user=director)
+        late, flagged = Match.objects.filter(place__event=swiss, place__round=1).order_by("id")
+        # player A 12 minutes late: 2 points to player B before the first game; B on time
+        arrival = arrival_record(
+            match=late, side=0, user=director, at=called + datetime.timedelta(minutes=12)
+        )
+        arrival_confirm(arrival=arrival, user=director)
+        arrival_record(match=late, side=1, user=director, at=called - datetime.timedelta(minutes=3))
+        # 2-0, B wins a gammon: 4-0, so game 2 is the Crawford game; A wins it: 1-4
+        self.games(late, [(1, 1, "gammon"), (0, 1, "single")], director)
+        # on the club's clocks: B wins 1, A wins 2 (cube 2), then A's flag falls: 2-5
+        self.games(flagged, [(1, 1, "single"), (0, 2, "single")], director)
+        match_forfeit(match=Match.objects.get(pk=flagged.pk), side=0, reason="time", user=director)
+
+    def games(self, match: Match, played: list[tuple[int, int, str]], director: User) -> None:
+        """The next games of a match, recorded by hand: (winner, cube, result) each."""
+        for winner, cube, result in played:
+            fresh = Match.objects.get(pk=match.pk)
+            game_record(
+                match=fresh,
+                number=fresh.games.count() + 1,
+                winner=winner,
+                cube=cube,
+                result=result,
+                user=director,
+            )
 
     def load_tournament(self, director: User) -> None:
         """A 12-player knockout with a consolation, round 1 played; a Swiss in its first round."""
