@@ -472,6 +472,71 @@ AUDIT_SAMPLES = [
     ("event.draw_undone", {"event": "Principale", "seed": None, "matches": 1}, None, None),
     ("entry.late", {"player": "Anna Rossi", "event": "Principale", "key": "M1-3"}, None, None),
     ("entry.late", {"player": "Anna Rossi", "event": "Svizzero", "round": 3}, None, None),
+    # time (issue 28): the time rules, a round's start and clocks, players arriving late
+    *[
+        (
+            "time_rules.set",
+            {
+                "late_minutes_per_point": minutes,
+                "late_grace_minutes": grace,
+                "late_forfeit_at_half": True,
+                "clock_seconds_per_point": 120,
+                "clock_delay_seconds": delay,
+                "clock_on_flag": flag,
+            },
+            None,
+            None,
+        )
+        for minutes, grace, delay, flag in (
+            (5, 0, 12, "match"),
+            (0, 0, 0, "game"),
+            (1, 1, 1, "game"),
+        )
+    ],
+    (
+        "round.times_set",
+        {
+            "event": "Svizzero",
+            "round": 2,
+            "starts_at": "2026-12-13T14:30:00+00:00",
+            "clocks": "required",
+        },
+        None,
+        None,
+    ),
+    (
+        "round.times_set",
+        {"event": "Svizzero", "round": 3, "starts_at": None, "clocks": "none"},
+        None,
+        None,
+    ),
+    *[
+        (
+            "arrival.recorded",
+            {
+                "player": "Anna Rossi",
+                "opponent": "Bruno Bianchi",
+                "minutes": late,
+                "points": points,
+                "forfeits": forfeit,
+            },
+            None,
+            None,
+        )
+        for late, points, forfeit in (
+            (0, 0, False),
+            (1, 0, False),
+            (12, 2, False),
+            (5, 1, False),
+            (21, 4, True),
+        )
+    ],
+    (
+        "arrival.waived",
+        {"player": "Anna Rossi", "opponent": "Bruno Bianchi", "minutes": 11, "points": 2},
+        None,
+        None,
+    ),
     (
         "entry.substituted",
         {"player": "Carla Verdi", "gone": "Anna Rossi", "event": "Principale"},

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Model
 from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -260,6 +261,114 @@ def _table_moved(entry: AuditEntry, who: str) -> str:
     return _("%(who)s seated %(a)s – %(b)s at table %(table)s.") % params
 
 
+def _time_rules(entry: AuditEntry, who: str) -> str:
+    params = entry.params
+    minutes = params.get("late_minutes_per_point") or 0
+    if not minutes:
+        late = _("no penalty points for lateness")
+    else:
+        late = ngettext(
+            "a penalty point for every minute late",
+            "a penalty point for every %(minutes)s minutes late",
+            minutes,
+        ) % {"minutes": minutes}
+        grace = params.get("late_grace_minutes") or 0
+        if grace:
+            late += ngettext(
+                " after %(grace)s minute's grace",
+                " after %(grace)s minutes' grace",
+                grace,
+            ) % {"grace": grace}
+        if params.get("late_forfeit_at_half"):
+            late += _(", a forfeit at half the match length")
+    delay = params.get("clock_delay_seconds") or 0
+    clocks = _("clocks of %(seconds)s seconds a point of the match length") % {
+        "seconds": params.get("clock_seconds_per_point")
+    }
+    if delay:
+        clocks += ngettext(
+            " with a delay of %(delay)s second each turn",
+            " with a delay of %(delay)s seconds each turn",
+            delay,
+        ) % {"delay": delay}
+    if params.get("clock_on_flag") == "game":
+        flag = _("a player whose time runs out loses the game at the current cube")
+    else:
+        flag = _("a player whose time runs out loses the match")
+    return _("%(who)s set the time rules: %(late)s; %(clocks)s; %(flag)s.") % {
+        "who": who,
+        "late": late,
+        "clocks": clocks,
+        "flag": flag,
+    }
+
+
+def _datetime_said(value: object) -> str:
+    try:
+        moment = datetime.datetime.fromisoformat(str(value))
+    except ValueError:
+        return value_said(value)
+    return date_format(localtime(moment), "SHORT_DATETIME_FORMAT")
+
+
+def _round_times(entry: AuditEntry, who: str) -> str:
+    params = entry.params
+    clocks = {
+        "required": lambda: _("clocks required"),
+        "allowed": lambda: _("clocks allowed"),
+    }.get(params.get("clocks") or "", lambda: _("no clocks"))()
+    said = {"who": who, "round": params.get("round"), "event": params.get("event")}
+    if params.get("starts_at"):
+        return _("%(who)s set round %(round)s of %(event)s to start at %(time)s, %(clocks)s.") % {
+            **said,
+            "time": _datetime_said(params["starts_at"]),
+            "clocks": clocks,
+        }
+    return _("%(who)s set round %(round)s of %(event)s with no start time, %(clocks)s.") % {
+        **said,
+        "clocks": clocks,
+    }
+
+
+def _arrival_recorded(entry: AuditEntry, who: str) -> str:
+    params = entry.params
+    minutes, points = params.get("minutes") or 0, params.get("points") or 0
+    late = ngettext(
+        "%(who)s recorded %(player)s arriving %(minutes)s minute late",
+        "%(who)s recorded %(player)s arriving %(minutes)s minutes late",
+        minutes,
+    ) % {"who": who, "player": params.get("player"), "minutes": minutes}
+    if not minutes:
+        return _("%(who)s recorded %(player)s arriving on time.") % {
+            "who": who,
+            "player": params.get("player"),
+        }
+    if not points:
+        return _("%(late)s: no penalty points.") % {"late": late}
+    if params.get("forfeits"):
+        return ngettext(
+            "%(late)s: %(points)s penalty point, a forfeit, to confirm.",
+            "%(late)s: %(points)s penalty points, a forfeit, to confirm.",
+            points,
+        ) % {"late": late, "points": points}
+    return ngettext(
+        "%(late)s: %(points)s penalty point to %(opponent)s, to confirm.",
+        "%(late)s: %(points)s penalty points to %(opponent)s, to confirm.",
+        points,
+    ) % {"late": late, "points": points, "opponent": params.get("opponent")}
+
+
+def _arrival_waived(entry: AuditEntry, who: str) -> str:
+    params = entry.params
+    return ngettext(
+        "%(who)s waived the lateness penalty of %(player)s: %(points)s point, %(minutes)s "
+        "minutes late.",
+        "%(who)s waived the lateness penalty of %(player)s: %(points)s points, %(minutes)s "
+        "minutes late.",
+        params.get("points") or 0,
+    ) % {"who": who, **params}
+
+
 TOURNAMENT_FIELDS = {
     "name": lambda: _("name"),
     "date": lambda: _("date"),
@@ -331,6 +440,10 @@ def register() -> None:
             "entry.late": _late_entry,
             "late_rounds.set": _late_rounds,
             "reports.set": _reports_set,
+            "time_rules.set": _time_rules,
+            "round.times_set": _round_times,
+            "arrival.recorded": _arrival_recorded,
+            "arrival.waived": _arrival_waived,
             "open_entry.set": _open_entry,
             "entry_request.asked": _entry_request,
             "entry_request.approved": _entry_request,

@@ -23,8 +23,10 @@ from django.db.models import Prefetch
 from club.models import Player
 from matches.models import Dispute, Game, Match, ResultReport
 from matches.selectors import match_score_sheet, matches_with_beginning
+from rules.lateness import expected_minutes, forfeits, overdue
 
-from .models import Entry, Event, Tournament
+from .lateness import Lateness, called_time, lateness, round_row, with_first_call
+from .models import Arrival, Entry, Event, Tournament
 from .pairing.bracket import PENDING, LoserOf, WinnerOf
 from .queries.events import tournament_events
 from .queries.knockouts import Knockout, event_knockout
@@ -45,6 +47,10 @@ class Seat:
     minutes: int | None  # since it began; None when not begun, or not known
     # not begun and at no table: its players busy in another match, for whom it waits
     waits_for: tuple[Busy, ...] = ()
+    # in play: the minutes WBF 3 expects it to take, and whether it runs well past them
+    # (rules.lateness.overdue, from its length, score and minutes played)
+    expected: int | None = None
+    overdue: bool = False
 
     @property
     def round(self) -> int:
@@ -53,6 +59,35 @@ class Seat:
     @property
     def code(self) -> str:
         return self.match.place.bracket_key  # "" in a Swiss or a round robin
+
+
+@dataclass(frozen=True)
+class Arriving:
+    """A player of a match called, not begun: not arrived yet (``arrival`` None: late by
+    ``late`` so far), or arrived (its figures of that moment, its penalty to confirm,
+    confirmed or waived)."""
+
+    side: int
+    player: Player
+    opponent: Player  # who the penalty points go to
+    late: Lateness
+    arrival: Arrival | None = None
+
+    @property
+    def to_confirm(self) -> bool:
+        return self.arrival is not None and self.arrival.state == Arrival.State.PENDING
+
+
+@dataclass(frozen=True)
+class Called:
+    """A match called and not begun: since when, and each player's lateness."""
+
+    match: Match
+    event: Event
+    table: int | None
+    called_at: datetime.datetime
+    minutes: int  # since the call
+    players: tuple[Arriving, Arriving]
 
 
 @dataclass(frozen=True)
@@ -93,8 +128,9 @@ class Step:
     (count: matches waiting for a table that could start, not for a player busy in another
     match), ``disputes`` (count), ``reports`` (count: players' reports not confirmed in
     time), ``add_event``, ``finished``
-    (every event is over), and with nothing else to do ``playing`` (count: matches in play)
-    or ``begin`` (count: matches ready, none begun).
+    (every event is over), ``arrivals`` (count: late arrivals whose penalty is to confirm),
+    and with nothing else to do ``playing`` (count: matches in play) or ``begin`` (count:
+    matches ready, none begun).
     """
 
     code: str
@@ -114,6 +150,8 @@ class Dashboard:
     waiting_players: tuple[Waiting, ...]
     to_confirm: tuple[ToConfirm, ...]
     steps: tuple[Step, ...]
+    # called, not begun, by call time: who is late and the penalty accrued (tournaments.lateness)
+    called: tuple[Called, ...] = ()
 
 
 def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> Dashboard:
@@ -127,13 +165,17 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         .order_by("seed", "player__sort_name", "id")
     )
     matches = list(
-        matches_with_beginning(
-            Match.objects.filter(place__event__tournament=tournament)
-            .select_related("player_a", "player_b", "place", "table")
-            .prefetch_related(
-                Prefetch("games", queryset=Game.objects.order_by("number")), "penalties"
+        with_first_call(
+            matches_with_beginning(
+                Match.objects.filter(place__event__tournament=tournament)
+                .select_related("player_a", "player_b", "place", "table")
+                .prefetch_related(
+                    Prefetch("games", queryset=Game.objects.order_by("number")),
+                    "penalties",
+                    "arrivals",
+                )
+                .order_by("place__event_id", "place__round", "place__id")
             )
-            .order_by("place__event_id", "place__round", "place__id")
         )
     )
     disputes = list(
@@ -151,6 +193,7 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         ).order_by("changed_at", "id")
     )
     seated, not_seated = _seats(matches, by_id, now)
+    called = _called(tournament, matches, by_id, now)
     waiting, steps, stages = [], [], []
     for event in events:
         own_entries = [e for e in entries if e.event_id == event.pk]
@@ -172,6 +215,9 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         for r in _with(overdue, matches)
     ]
     steps += _tournament_steps(tournament, stages, seated, not_seated, to_confirm)
+    arrived = sum(p.to_confirm for c in called for p in c.players)
+    if arrived:
+        steps.insert(0, Step("arrivals", params={"count": arrived}))
     if not steps:  # nothing to do but let them play
         in_play = sum(s.begun for s in seated)
         if in_play:
@@ -187,6 +233,7 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
         waiting_players=tuple(waiting),
         to_confirm=tuple(to_confirm),
         steps=tuple(steps),
+        called=tuple(called),
     )
 
 
@@ -221,14 +268,18 @@ def _seats(
         sheet = match_score_sheet(match=match) if begun else None
         # annotated on each match by matches.selectors.matches_with_beginning
         began_at = match.began_at if begun else None  # type: ignore[attr-defined]
+        minutes = max(0, int((now - began_at).total_seconds() // 60)) if began_at else None
+        score = sheet.score if sheet is not None else (0, 0)
         seat = Seat(
             match=match,
             event=events[match.place.event_id],
             table=table,
             begun=begun,
-            score=sheet.score if sheet is not None and sheet.rows else None,
+            score=score if sheet is not None and (sheet.rows or any(score)) else None,
             began_at=began_at,
-            minutes=max(0, int((now - began_at).total_seconds() // 60)) if began_at else None,
+            minutes=minutes,
+            expected=expected_minutes(match.length) if begun else None,
+            overdue=minutes is not None and overdue(match.length, score, minutes),
         )
         if begun or table is not None:
             seated.append(seat)
@@ -236,6 +287,51 @@ def _seats(
             waiting.append(replace(seat, waits_for=tuple(busy_elsewhere(match, busy))))
     seated.sort(key=lambda s: (s.table is None, s.table or 0))
     return seated, waiting
+
+
+def _called(
+    tournament: Tournament,
+    matches: list[Match],
+    events: dict[int, Event],
+    now: datetime.datetime,
+) -> list[Called]:
+    """The matches called and not begun, by call time: each player's lateness now, or as
+    recorded on arriving."""
+    rules = tournament.lateness_rules
+    found = []
+    for match in matches:
+        if match.status != Match.Status.SCHEDULED:
+            continue
+        event = events[match.place.event_id]
+        row = round_row(event, match.place.round)
+        called_at = called_time(
+            tournament=tournament,
+            starts_at=row.starts_at if row is not None else None,
+            first_called_at=match.first_called_at,  # type: ignore[attr-defined]
+        )
+        if called_at is None or called_at > now:
+            continue
+        arrivals = {a.side: a for a in match.arrivals.all()}
+        players = []
+        for side in (0, 1):
+            arrival = arrivals.get(side)
+            if arrival is None:
+                late = lateness(called_at=called_at, at=now, length=match.length, rules=rules)
+            else:
+                late = Lateness(
+                    arrival.minutes_late,
+                    arrival.points,
+                    rules is not None and forfeits(arrival.points, match.length, rules),
+                )
+            players.append(
+                Arriving(side, match.player(side), match.player(1 - side), late, arrival)
+            )
+        minutes = max(0, int((now - called_at).total_seconds() // 60))
+        found.append(
+            Called(match, event, _table(match), called_at, minutes, (players[0], players[1]))
+        )
+    found.sort(key=lambda c: (c.called_at, c.table or 0, c.match.pk))
+    return found
 
 
 def _playing(entries: list[Entry]) -> dict[int, Entry]:

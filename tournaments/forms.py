@@ -26,7 +26,7 @@ from matches.models import Match
 from matches.services import length_checked
 
 from .cut import CutPreview
-from .models import Entry, Event, Tournament
+from .models import Entry, Event, Round, Tournament
 from .services import KEEP
 from .services.events import parse_lengths
 
@@ -382,3 +382,53 @@ class CutForm(forms.Form):
 
     def lengths(self) -> list[int]:
         return [v for n, v in self.cleaned_data.items() if n.startswith("round_")]
+
+
+class TimeRulesForm(forms.Form):
+    """The tournament's time rules: lateness penalty points and its clocks (tournament
+    rules, with the common defaults); which rounds use clocks is each round's."""
+
+    late_minutes_per_point = forms.IntegerField(
+        label=_("A penalty point for every (minutes late)"),
+        min_value=0,
+        max_value=120,
+        help_text=_("0: no penalty points for lateness"),
+    )
+    late_grace_minutes = forms.IntegerField(
+        label=_("Grace period (minutes)"), min_value=0, max_value=120
+    )
+    late_forfeit_at_half = forms.BooleanField(
+        label=_("A late player forfeits once the penalty points reach half the match length"),
+        required=False,
+    )
+    clock_seconds_per_point = forms.IntegerField(
+        label=_("Clock: seconds per point of the match length"),
+        min_value=1,
+        max_value=3600,
+        help_text=_("120: 14 minutes each for a 7-point match"),
+    )
+    clock_delay_seconds = forms.IntegerField(
+        label=_("Clock: delay each turn (seconds)"),
+        min_value=0,
+        max_value=300,
+        help_text=_("the clock runs only after the delay; 0: no delay"),
+    )
+    clock_on_flag = forms.ChoiceField(
+        label=_("A player whose time runs out"), choices=Tournament.OnFlag.choices
+    )
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> TimeRulesForm:
+        return cls(initial={name: getattr(tournament, name) for name in cls.base_fields})
+
+
+class RoundTimesForm(forms.Form):
+    """A round's start (its call) and whether its matches are played on clocks."""
+
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("the round's call: a player not at the table then is late; empty: none"),
+    )
+    clocks = forms.ChoiceField(label=_("Clocks"), choices=Round.Clocks.choices)

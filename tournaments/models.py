@@ -18,7 +18,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Player
-from matches.models import Match, odd_length_constraint
+from matches.models import Match, Side, odd_length_constraint
+from rules.clock import ClockSettings, FlagRule
+from rules.lateness import LatenessRules
 
 from .rounds import RoundName, round_name
 
@@ -85,6 +87,36 @@ class Tournament(models.Model):
         _("minutes a report waits for the opponent"), default=15
     )
 
+    # time (tournament rules, with the common defaults): penalty points for lateness, from
+    # the match's call (tournaments.lateness), and the clocks of the rounds played on them
+    late_minutes_per_point = models.PositiveSmallIntegerField(
+        _("minutes late for each penalty point"),
+        default=5,
+        help_text=_("0: no penalty points for lateness"),
+    )
+    late_grace_minutes = models.PositiveSmallIntegerField(_("grace period (minutes)"), default=0)
+    late_forfeit_at_half = models.BooleanField(
+        _("a late player forfeits once the penalty points reach half the match length"),
+        default=True,
+    )
+
+    class OnFlag(models.TextChoices):
+        MATCH = FlagRule.MATCH.value, _("loses the match")
+        GAME = FlagRule.GAME.value, _("loses the game at the current cube, with gammons")
+
+    clock_seconds_per_point = models.PositiveSmallIntegerField(
+        _("clock: seconds per point of the match length"), default=120
+    )
+    clock_delay_seconds = models.PositiveSmallIntegerField(
+        _("clock: delay each turn (seconds)"), default=12, help_text=_("0: no delay")
+    )
+    clock_on_flag = models.CharField(
+        _("a player whose time runs out"),
+        max_length=5,
+        choices=OnFlag.choices,
+        default=OnFlag.MATCH,
+    )
+
     class Meta:
         ordering = ["-date", "-id"]
         verbose_name = _("tournament")
@@ -103,10 +135,38 @@ class Tournament(models.Model):
                 condition=models.Q(confirm_minutes__gte=1, confirm_minutes__lte=1440),
                 name="tournament_confirm_minutes_a_day_at_most",
             ),
+            models.CheckConstraint(
+                condition=models.Q(clock_on_flag__in=["match", "game"]),
+                name="tournament_clock_on_flag_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(clock_seconds_per_point__gte=1),
+                name="tournament_clock_has_time",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def lateness_rules(self) -> LatenessRules | None:
+        """The tournament's lateness penalty for the engine; None: no penalty points."""
+        if not self.late_minutes_per_point:
+            return None
+        return LatenessRules(
+            minutes_per_point=self.late_minutes_per_point,
+            grace_minutes=self.late_grace_minutes,
+            forfeit_at_half=self.late_forfeit_at_half,
+        )
+
+    @property
+    def clock_settings(self) -> ClockSettings:
+        """The tournament's clock for the engine (used in the rounds played on clocks)."""
+        return ClockSettings(
+            seconds_per_point=self.clock_seconds_per_point,
+            delay_seconds=self.clock_delay_seconds,
+            on_flag=FlagRule(self.clock_on_flag),
+        )
 
     def get_absolute_url(self) -> str:
         return reverse("tournament", args=[self.pk])
@@ -225,17 +285,37 @@ class Event(models.Model):
 
 
 class Round(models.Model):
-    """A round's match length: 5, 5, 7, 7, 9, 11 in the final."""
+    """A round's match length: 5, 5, 7, 7, 9, 11 in the final; its call and its clocks.
+
+    The rows are the lengths as given, one a round from 1, the last holding for any later
+    round; a round given a start time or clocks beyond them gets a row of its own, with the
+    length it already had (:func:`tournaments.services.rounds.round_times_set`).
+    """
+
+    class Clocks(models.TextChoices):
+        # the values of matches.clocks.ClockUse
+        REQUIRED = "required", _("Clocks required")
+        ALLOWED = "allowed", _("Clocks allowed")
+        NONE = "none", _("No clocks")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("round"))
     length = models.PositiveSmallIntegerField(_("match length"))
+    # the round's call: a match is called at the later of this and its first table call
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    clocks = models.CharField(
+        _("clocks"), max_length=8, choices=Clocks.choices, default=Clocks.NONE
+    )
 
     class Meta:
         ordering = ["event", "number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="round_once_an_event"),
             odd_length_constraint("round_length_odd_positive"),
+            models.CheckConstraint(
+                condition=models.Q(clocks__in=["required", "allowed", "none"]),
+                name="round_clocks_known",
+            ),
         ]
 
 
@@ -486,3 +566,61 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.text[:40]
+
+
+class Arrival(models.Model):
+    """A player of a called match arriving at it, recorded by a director with one click: the
+    penalty points of their lateness (rules.lateness, the tournament's rules), to confirm,
+    or to waive. Confirmed, the points are the match's (matches.models.Penalty), or a
+    forfeit when they reach half its length."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("to confirm")
+        CONFIRMED = "confirmed", _("confirmed")
+        WAIVED = "waived", _("no penalty")
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="arrivals", verbose_name=_("match")
+    )
+    side = models.SmallIntegerField(_("player"), choices=Side.choices)
+    called_at = models.DateTimeField(_("called at"))  # the match's call, when they arrived
+    arrived_at = models.DateTimeField(_("arrived at"))
+    minutes_late = models.PositiveSmallIntegerField(_("minutes late"))
+    points = models.PositiveSmallIntegerField(_("penalty points"))
+    state = models.CharField(_("state"), max_length=9, choices=State.choices, default=State.PENDING)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["match", "side"]
+        verbose_name = _("arrival")
+        verbose_name_plural = _("arrivals")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "side"], name="arrival_once_a_player"),
+            models.CheckConstraint(condition=models.Q(side__in=[0, 1]), name="arrival_side"),
+            models.CheckConstraint(
+                condition=models.Q(state__in=["pending", "confirmed", "waived"]),
+                name="arrival_state_known",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(state="pending") | models.Q(points__gte=1),
+                name="arrival_pending_only_with_points",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state="pending", decided_at__isnull=True)
+                | (~models.Q(state="pending") & models.Q(decided_at__isnull=False)),
+                name="arrival_decided_when_not_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.get_side_display()} arrived at {self.arrived_at}"
+
+    @property
+    def player(self) -> Player:
+        return self.match.player(self.side)

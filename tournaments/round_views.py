@@ -15,7 +15,7 @@ from club.policy import can_direct, require, sign_in_required
 from matches.places import match_place
 
 from .event_views import event_or_404, live_page
-from .forms import TableMoveForm
+from .forms import RoundTimesForm, TableMoveForm
 from .live import by_event, live
 from .models import Event
 from .queries.brackets import event_bracket_sections
@@ -56,13 +56,18 @@ def round_pairings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     pairing_round = _round(found, number)
     table = PairingTable(pairing_round.matches, exclude=("reason", "match"))
     playing = [m for m in pairing_round.matches if m.status in PLAYABLE]
-    directing = can_direct(request.user, found.tournament) and found.tournament.tables
+    directs = can_direct(request.user, found.tournament)
+    directing = directs and found.tournament.tables
+    times = RoundTimesForm(
+        initial={"starts_at": pairing_round.starts_at, "clocks": pairing_round.clocks}
+    )
     context = {
         "event": found,
         "tournament": found.tournament,
         "round": pairing_round,
         "table": table,
         "move_form": TableMoveForm(matches=playing) if directing and playing else None,
+        "times_form": times if directs else None,
     }
     return live_page(request, context, "round_print.html", "includes/round_live.html")
 

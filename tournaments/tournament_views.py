@@ -26,6 +26,7 @@ from .forms import (
     OpenEntryForm,
     ReportsForm,
     TablesForm,
+    TimeRulesForm,
     TournamentEditForm,
     TournamentForm,
 )
@@ -116,6 +117,7 @@ def tournament_page(
             "playing_directors": tournament_playing_directors(tournament=found),
             "dice_form": DiceForm(initial={"allowed": found.physical_dice}) if directing else None,
             "tables_form": TablesForm(initial={"tables": found.tables}) if directing else None,
+            "time_form": TimeRulesForm.of(found) if directing else None,
             "late_rounds_form": LateRoundsForm(initial={"count_as": found.late_rounds})
             if directing
             else None,

@@ -10,6 +10,7 @@ from . import (
     live_views,
     player_views,
     round_views,
+    time_views,
     tournament_views,
     transfer_views,
     views,
@@ -104,6 +105,16 @@ urlpatterns = [
         name="tournament_reports",
     ),
     path("tournaments/<int:pk>/tables/cards/", tournament_views.table_cards, name="table_cards"),
+    path("tournaments/<int:pk>/time/", time_views.tournament_time, name="tournament_time"),
+    path(
+        "events/<int:pk>/rounds/<int:number>/times/",
+        time_views.round_times,
+        name="round_times",
+    ),
+    # a match's players arriving (pk: the match; the player's side is posted)
+    path("arrivals/<int:pk>/", time_views.arrival_record_view, name="arrival_record"),
+    path("arrivals/<int:pk>/confirm/", time_views.arrival_confirm_view, name="arrival_confirm"),
+    path("arrivals/<int:pk>/waive/", time_views.arrival_waive_view, name="arrival_waive"),
     path(
         "events/<int:pk>/rounds/<int:number>/table/",
         round_views.round_table_move,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import Event, Tournament
+from matches.models import Match
+
+from .models import Event, Round, Tournament
 from .queries.brackets import BracketSection, event_bracket_sections
 from .queries.events import (
     RoundPairings,
@@ -21,6 +23,7 @@ from .queries.events import (
 from .queries.knockouts import event_knockout
 from .queries.progress import Progress, event_progress
 from .queries.standings import event_standings
+from .rounds import round_name
 from .tables import PairingTable, StandingsTable, standings_table
 
 
@@ -34,6 +37,9 @@ class Screen:
     title: str = ""
     content: BracketSection | tuple[RoundPairings, PairingTable] | StandingsTable | None = None
     progress: Progress | None = None
+    # a bracket's rounds in play with a start or clocks to post (the pairings' own round
+    # says its own)
+    times: tuple[RoundPairings, ...] = ()
 
 
 def tournament_wall(*, tournament: Tournament) -> list[Screen]:
@@ -48,8 +54,11 @@ def tournament_wall(*, tournament: Tournament) -> list[Screen]:
         if knockout is not None:
             sections = event_bracket_sections(event=event, knockout=knockout)
             live = [s for s in sections if _in_play(s)] or sections[-1:]
+            times = _timed_rounds(event, matches)
             screens += [
-                Screen(f"{event.pk}-bracket-{i}", "bracket", event, str(s.title), s, progress)
+                Screen(
+                    f"{event.pk}-bracket-{i}", "bracket", event, str(s.title), s, progress, times
+                )
                 for i, s in enumerate(live)
             ]
             continue
@@ -76,3 +85,27 @@ def _in_play(section: BracketSection) -> bool:
         for column in section.columns
         for box in column.boxes
     )
+
+
+def _timed_rounds(event: Event, matches: list[Match]) -> tuple[RoundPairings, ...]:
+    """The rounds of a knockout still in play that have a start or clocks to post, from the
+    event's rounds as read (no query)."""
+    rows = {r.number: r for r in event.rounds.all()}
+    timed = []
+    for number in sorted({m.place.round for m in matches if not m.decided}):
+        row = rows.get(number)
+        if row is None or (row.starts_at is None and row.clocks == Round.Clocks.NONE):
+            continue
+        keys = [m.place.bracket_key for m in matches if m.place.round == number]
+        timed.append(
+            RoundPairings(
+                number,
+                (),
+                (),
+                row.length,
+                round_name(number, keys),
+                starts_at=row.starts_at,
+                clocks=row.clocks,
+            )
+        )
+    return tuple(timed)

@@ -3,6 +3,7 @@ requests to enter waiting for a director."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -11,7 +12,7 @@ from club.models import Player
 from club.selectors import players_namesakes
 from matches.models import Game, Match
 
-from ..models import Entry, EntryRequest, Event, Tournament
+from ..models import Entry, EntryRequest, Event, Round, Tournament
 from ..reasons import reason_text
 from ..rounds import RoundName, round_name
 
@@ -50,6 +51,13 @@ class RoundPairings:
     byes: tuple[str, ...]  # Swiss byes and round robin rests: who does not play
     length: int
     name: RoundName  # "Round 3", or a double elimination's "Final"
+    starts_at: datetime.datetime | None = None  # the round's call (tournaments.lateness)
+    clocks: str = "none"  # Round.Clocks: required, allowed or none
+
+    @property
+    def clocks_label(self) -> str:
+        """ "Clocks required", "Clocks allowed"; "" without clocks (nothing to post)."""
+        return "" if self.clocks == Round.Clocks.NONE else str(Round.Clocks(self.clocks).label)
 
 
 def event_rounds(
@@ -59,6 +67,7 @@ def event_rounds(
     matches = matches if matches is not None else list(event_matches(event=event))
     numbers = sorted({m.place.round for m in matches})
     byes = list(event.byes.select_related("player"))
+    rows = {r.number: r for r in event.rounds.all()}  # their start and clocks
     rounds = []
     for number in numbers:
         in_round = tuple(m for m in matches if m.place.round == number)
@@ -77,7 +86,18 @@ def event_rounds(
                 and e.status != Entry.Status.WITHDRAWN
             ]
         name = round_name(number, [m.place.bracket_key for m in in_round])
-        rounds.append(RoundPairings(number, in_round, tuple(resting), event.length_of(name), name))
+        row = rows.get(number)
+        rounds.append(
+            RoundPairings(
+                number,
+                in_round,
+                tuple(resting),
+                event.length_of(name),
+                name,
+                starts_at=row.starts_at if row is not None else None,
+                clocks=row.clocks if row is not None else Round.Clocks.NONE,
+            )
+        )
     return rounds
 
 

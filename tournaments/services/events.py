@@ -23,6 +23,7 @@ from ..models import Event, Round, Tournament
 from ..queries.events import event_matches
 from ..queries.knockouts import event_knockout
 from ._common import KEEP
+from .rounds import rounds_rebuild
 
 LENGTH = re.compile(r"[0-9]+", re.ASCII)
 
@@ -208,11 +209,7 @@ def event_update(
             for field in ("format", "seeding", "swiss_rounds", "cut", "pools", "third_place"):
                 setattr(locked, field, setup[field])
             if setup["lengths"] != before["lengths"]:
-                locked.rounds.all().delete()
-                Round.objects.bulk_create(
-                    Round(event=locked, number=n, length=length)
-                    for n, length in enumerate(setup["lengths"], 1)
-                )
+                rounds_rebuild(event=locked, lengths=list(setup["lengths"]))
         if name is not KEEP:
             locked.given_name = one_line(name)  # none: the site names it (Event.name)
         if holland is not KEEP and holland != locked.holland:
@@ -264,7 +261,4 @@ def _lengths_after_draw(event: Event, lengths: Sequence[int], user: Actor) -> No
         changed.append((match, length))
     for match, length in changed:
         match_length_change(match=match, length=length, user=user, placed=True)
-    event.rounds.all().delete()
-    Round.objects.bulk_create(
-        Round(event=event, number=n, length=length) for n, length in enumerate(lengths, 1)
-    )
+    rounds_rebuild(event=event, lengths=list(lengths))

@@ -149,6 +149,51 @@ def tournament_reports_set(
     return _tournament_set(tournament, user, "reports.set", after, params=after)
 
 
+# the bounds of the time settings (the form says them too)
+TIME_LIMITS = {
+    "late_minutes_per_point": (0, 120),
+    "late_grace_minutes": (0, 120),
+    "clock_seconds_per_point": (1, 3600),
+    "clock_delay_seconds": (0, 300),
+}
+
+
+def tournament_time_set(
+    *,
+    tournament: Tournament,
+    late_minutes_per_point: int,
+    late_grace_minutes: int,
+    late_forfeit_at_half: bool,
+    clock_seconds_per_point: int,
+    clock_delay_seconds: int,
+    clock_on_flag: str,
+    user: Actor,
+) -> Tournament:
+    """The tournament's time rules: penalty points for lateness (a point for every so many
+    minutes late past a grace period; 0 minutes: none; a forfeit at half the match length
+    or not) and its clocks (time per point of the match length, the delay each turn, what a
+    flag loses). Which rounds are played on clocks is each round's (round_times_set)."""
+    require(can_direct(user, tournament))
+    values: dict[str, Any] = {
+        "late_minutes_per_point": late_minutes_per_point,
+        "late_grace_minutes": late_grace_minutes,
+        "late_forfeit_at_half": bool(late_forfeit_at_half),
+        "clock_seconds_per_point": clock_seconds_per_point,
+        "clock_delay_seconds": clock_delay_seconds,
+        "clock_on_flag": clock_on_flag,
+    }
+    for name, (low, high) in TIME_LIMITS.items():
+        if not low <= values[name] <= high:
+            setting = getattr(Tournament._meta.get_field(name), "verbose_name", name)
+            raise ValidationError(
+                _("%(setting)s: from %(low)s to %(high)s.")
+                % {"setting": setting, "low": low, "high": high}
+            )
+    if clock_on_flag not in Tournament.OnFlag.values:
+        raise ValidationError(_("Choose what a player whose time runs out loses."))
+    return _tournament_set(tournament, user, "time_rules.set", values, params=values)
+
+
 def _tournament_facts(tournament: Tournament) -> dict[str, Any]:
     return {
         "name": tournament.name,
