@@ -8,5 +8,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         from . import audit
+        from .board.clock import clock_sentences_register
 
         audit.register()
+        clock_sentences_register()

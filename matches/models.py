@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.actors import Actor
 from club.models import Player
+from rules.clock import Clock, ClockSettings, FlagRule
 from rules.game import Act, Action
 from rules.match import ForfeitReason, GameResult, Outcome, PenaltyReason
 from rules.match import Penalty as RulesPenalty
@@ -613,3 +614,82 @@ class TableCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.label} at table {self.table}"
+
+
+class MatchClock(models.Model):
+    """A match's two clocks on the site's board (tournament rules): a saved
+    :class:`rules.clock.Clock`, with the settings it was started with.
+
+    Times are the server's, in milliseconds since the Unix epoch; the remaining times are
+    each player's at the start of the running stretch (the engine's ``remaining_ms``), so
+    the time left now is derived from them and the server's time, never counted by a page.
+    ``flagged`` is the player whose flag fell, once the site has recorded what it cost.
+    """
+
+    class OnFlag(models.TextChoices):  # the values of rules.clock.FlagRule
+        MATCH = "match", _("loses the match")
+        GAME = "game", _("loses the game")
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="clock")
+    seconds_per_point = models.PositiveIntegerField()
+    delay_seconds = models.PositiveIntegerField()
+    on_flag = models.CharField(max_length=5, choices=OnFlag.choices)
+    remaining_a = models.PositiveBigIntegerField()
+    remaining_b = models.PositiveBigIntegerField()
+    running = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
+    turn_started = models.BigIntegerField(null=True, blank=True)
+    delay = models.PositiveIntegerField(default=0)  # the delay still free in the stretch, ms
+    paused_for = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
+    last = models.BigIntegerField(null=True, blank=True)
+    flagged = models.SmallIntegerField(choices=Side.choices, null=True, blank=True)
+    # bumped by every change: a page polling for a newer board sees a pause or a flag
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("match clock")
+        verbose_name_plural = _("match clocks")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(running__isnull=True) | models.Q(turn_started__isnull=False),
+                name="match_clock_running_since",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(running__isnull=True) | models.Q(paused_for__isnull=True),
+                name="match_clock_running_or_paused",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: clock"
+
+    @property
+    def settings(self) -> ClockSettings:
+        return ClockSettings(
+            seconds_per_point=self.seconds_per_point,
+            delay_seconds=self.delay_seconds,
+            on_flag=FlagRule(self.on_flag),
+        )
+
+    def as_clock(self) -> Clock:
+        """The engine's clock this row keeps (the inverse of :meth:`keep`)."""
+        return Clock(
+            settings=self.settings,
+            remaining_ms=(self.remaining_a, self.remaining_b),
+            running=self.running,
+            turn_started=self.turn_started,
+            delay_ms=self.delay,
+            paused_for=self.paused_for,
+            last=self.last,
+        )
+
+    def keep(self, clock: Clock) -> None:
+        """Take the engine's clock into the row (not saved: the caller saves it)."""
+        self.seconds_per_point = clock.settings.seconds_per_point
+        self.delay_seconds = clock.settings.delay_seconds
+        self.on_flag = clock.settings.on_flag.value
+        self.remaining_a, self.remaining_b = clock.remaining_ms
+        self.running = clock.running
+        self.turn_started = clock.turn_started
+        self.delay = clock.delay_ms
+        self.paused_for = clock.paused_for
+        self.last = clock.last

@@ -25,6 +25,7 @@ urlpatterns = [
     path("<int:pk>/board/", board_views.board, name="board"),
     path("<int:pk>/board/start/", board_views.board_start, name="board_start"),
     path("<int:pk>/board/<int:number>/", board_views.board_act, name="board_act"),
+    path("<int:pk>/board/clocks/", board_views.board_clocks, name="board_clocks"),
     path("<int:pk>/games/<int:number>/log/", views.game_log, name="game_log"),
     path("<int:pk>/match.mat", views.match_export, name="match_export"),
     path("<int:pk>/import/", views.match_import, name="match_import"),

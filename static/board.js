@@ -14,6 +14,8 @@
     if (!fresh) { return; }
     var focused = old.contains(document.activeElement);
     old.replaceWith(fresh);
+    var clocks = fresh.querySelector("#board-clocks");  // their times are the server's of now
+    if (clocks) { clocks.dataset.seen = String(Date.now()); }
     if (!focused) { return; }
     for (var i = 0; i < NEXT.length; i++) {
       var next = fresh.querySelector(NEXT[i]);
@@ -112,12 +114,43 @@
     var offset = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
     list.scrollTop += offset - list.clientHeight / 2;
   });
-  // Another device may act: look for a newer board every few seconds.
+  // Another device may act: look for a newer board every few seconds. The server looks at the
+  // clocks' flag on every one of these requests (matches/board/timing.py).
+  function poll(board) {
+    var view = board.dataset.view ? "&view=" + board.dataset.view : "";
+    var clock = board.dataset.clock ? "&c=" + board.dataset.clock : "&c=";
+    refresh(board.dataset.url + "?since=" + board.dataset.version + "&n=" + board.dataset.number +
+      "&s=" + encodeURIComponent(board.dataset.score) + clock + view);
+  }
   setInterval(function () {
     var board = area();
     if (!board || !board.dataset.version || document.hidden) { return; }
-    var view = board.dataset.view ? "&view=" + board.dataset.view : "";
-    refresh(board.dataset.url + "?since=" + board.dataset.version + "&n=" + board.dataset.number +
-      "&s=" + encodeURIComponent(board.dataset.score) + view);
+    poll(board);
   }, 4000);
+  // The clocks: the server's times as the board was drawn (data-ms, data-delay), counted down
+  // here only until the next board. At 0 the page asks the server, which decides the flag.
+  function clockText(ms) {
+    var seconds = Math.ceil(Math.max(0, ms) / 1000);
+    var hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds % 3600 / 60);
+    var rest = ("0" + seconds % 60).slice(-2);
+    return hours ? hours + ":" + ("0" + minutes).slice(-2) + ":" + rest : minutes + ":" + rest;
+  }
+  setInterval(function () {
+    var board = area(), clocks = document.getElementById("board-clocks");
+    if (!board || !clocks || clocks.dataset.state !== "running") { return; }
+    var now = Date.now();
+    if (!clocks.dataset.seen) { clocks.dataset.seen = String(now); }
+    var elapsed = now - Number(clocks.dataset.seen);
+    clocks.querySelectorAll(".clock-time[data-running]").forEach(function (time) {
+      var delay = Number(time.dataset.delay), left = Number(time.dataset.ms) - Math.max(0, elapsed - delay);
+      time.textContent = clockText(left);
+      var shown = time.parentNode.querySelector(".clock-delay-time");
+      if (shown) { shown.textContent = clockText(delay - elapsed); }
+      var asked = Number(clocks.dataset.asked || 0);
+      if (left <= 0 && board.dataset.version && now - asked > 1000) {
+        clocks.dataset.asked = String(now);  // once a second until the server has decided
+        poll(board);
+      }
+    });
+  }, 250);
 })();

@@ -35,6 +35,7 @@ from ..models import BoardAction, BoardGame, Match
 from ..results import result_facts
 from ..selectors import game_situation, match_score_sheet
 from ..services import game_record, match_audit_record, match_begin
+from .clock import clock_after_action, clock_for_action, now_ms
 
 Moves: TypeAlias = tuple[tuple[int, int], ...]  # checker moves (from, to) not yet confirmed
 
@@ -133,16 +134,22 @@ def board_game_act(
     destination: int | None = None,
     play: str = "",
     level: int = 1,
+    at: int | None = None,
 ) -> BoardState:
     """Apply one action to the board, if the board is still as the sender saw it.
 
     Refusals name the rule (the engine's own words); an action that ends the
-    game records it into the match score in the same transaction.
+    game records it into the match score in the same transaction. ``at``: the server's
+    time of the request, in ms (:func:`.clock.now_ms` if not given), which presses the
+    match's clock when the action hands the game to the other player; refused with
+    :class:`.clock.ClockStopped` while the clocks are paused or once a flag has fallen.
     """
     if action not in ACTS:
         raise ValidationError(_("Unknown action."))
+    at = now_ms() if at is None else at
     try:
         with transaction.atomic():
+            clock = clock_for_action(match=board_game.match, at=at)  # locked before the board
             bumped = BoardGame.objects.filter(pk=board_game.pk, version=version).update(
                 version=F("version") + 1
             )
@@ -158,6 +165,9 @@ def board_game_act(
             )
             state = board_state(board_game=fresh)
             pending = _apply(state, action, user, dice, source, destination, play, level)
+            clock_after_action(
+                row=clock, match=fresh.match, game=state.game, recorded=state.game.over, at=at
+            )
             return _state(fresh, state.game, pending, state.game.over)  # the game, as changed
     except IntegrityError as error:  # a simultaneous action took the same log line
         raise BoardChanged(

@@ -12,11 +12,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from club.policy import board_sides, can_type_dice, match_scope, sign_in_required
+from club.policy import (
+    board_sides,
+    can_change_match,
+    can_type_dice,
+    match_scope,
+    require,
+    sign_in_required,
+)
 
 from ..forms import RESIGNED, BoardActionForm
-from ..models import BoardGame, Match
-from ..selectors import match_list, match_score_sheet
+from ..models import BoardGame, Match, MatchClock
+from ..selectors import ScoreSheet, match_list, match_score_sheet
+from .clock import ClockStopped, board_clock, board_clock_pause, now_ms
 from .drawing import Orientation, board_buttons, board_drawing
 from .service import (
     BoardChanged,
@@ -26,6 +34,7 @@ from .service import (
     board_state,
     board_waiting,
 )
+from .timing import board_clock_start, board_flag_check
 
 
 def _fragment(request: HttpRequest) -> bool:
@@ -90,6 +99,7 @@ def _board(
     error: str = "",
     status: int = 200,
     chosen: int | None = None,
+    at: int | None = None,
 ) -> HttpResponse:
     board_game = board_game_current(match=match)
     sheet = match_score_sheet(match=match)
@@ -107,8 +117,12 @@ def _board(
         "levels": RESIGNED,
         "may_type_dice": can_type_dice(request.user, match),
         "physical_dice": match.physical_dice or match_scope(match).physical_dice,
+        "clock": board_clock(match=match, at=now_ms() if at is None else at),
+        "may_pause": can_change_match(request.user, match),
     }
-    state = board_state(board_game=board_game) if board_game is not None else None
+    state = None
+    if board_game is not None and not _abandoned(match, sheet, board_game):
+        state = board_state(board_game=board_game)
     if state is not None:
         game = state.game
         if chosen is None and request.method == "GET":
@@ -145,6 +159,14 @@ def _board(
     return render(request, template, context, status=status)
 
 
+def _abandoned(match: Match, sheet: ScoreSheet, board_game: BoardGame) -> bool:
+    """A game left unfinished when the match was decided another way: a flag fell during
+    it (a forfeit on time). Its log stays; the board shows the match's result instead."""
+    return match.final_score_a is not None and not any(
+        row.game.number == board_game.number for row in sheet.rows
+    )
+
+
 def _int(value: str | None) -> int | None:
     if value is None:
         return None
@@ -154,26 +176,38 @@ def _int(value: str | None) -> int | None:
         return None
 
 
+def _flag_checked(pk: int, at: int) -> Match:
+    """The match, after the flag was looked at: every request of the board does it first,
+    so a fallen flag costs what it costs on the next request, whoever sends it."""
+    match = get_object_or_404(match_list(), pk=pk)
+    if board_flag_check(match=match, at=at):
+        match = match_list().get(pk=pk)  # read again: the flag has just decided something
+    return match
+
+
 @require_GET
 def board(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(match_list(), pk=pk)
+    at = now_ms()
+    match = _flag_checked(pk, at)
     since = _int(request.GET.get("since"))
     if since is not None and _fragment(request):
         current = board_game_current(match=match)
+        clock = MatchClock.objects.filter(match=match).values_list("version", flat=True).first()
         if (
             current is not None
             and current.version == since
             and request.GET.get("n") == str(current.number)
             and request.GET.get("s") == match_score_sheet(match=match).leader_text
-        ):  # nothing moved, and no game was recorded by hand meanwhile
+            and request.GET.get("c", "") == ("" if clock is None else str(clock))
+        ):  # nothing moved, no game was recorded by hand, the clocks were not touched
             return HttpResponse(status=204)  # the script keeps the board it has
-    return _board(request, match)
+    return _board(request, match, at=at)
 
 
 @sign_in_required
 @require_POST
 def board_start(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(match_list(), pk=pk)
+    match = _flag_checked(pk, now_ms())
     try:
         board_game_start(match=match, user=request.user)
     except ValidationError as error:
@@ -186,6 +220,8 @@ def board_start(request: HttpRequest, pk: int) -> HttpResponse:
 @sign_in_required
 @require_POST
 def board_act(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    at = now_ms()
+    _flag_checked(pk, at)
     board_game = get_object_or_404(
         BoardGame.objects.select_related("match__player_a", "match__player_b"),
         match_id=pk,
@@ -197,7 +233,10 @@ def board_act(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         error, status = " ".join(str(m) for e in form.errors.values() for m in e), 400
     else:
         try:
-            board_game_act(board_game=board_game, user=request.user, **form.action_kwargs())
+            board_game_act(board_game=board_game, user=request.user, at=at, **form.action_kwargs())
+        except ClockStopped as stopped:
+            error, status = stopped.messages[0], 409
+            _flag_checked(pk, at)  # fallen meanwhile: recorded now
         except BoardChanged as changed:
             error, status = changed.messages[0], 409
         except ValidationError as refused:
@@ -207,4 +246,30 @@ def board_act(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if error or _fragment(request):
         match = match_list().get(pk=pk)  # read after the action: a game may have just ended
         return _board(request, match, error=error, status=status, chosen=chosen)
+    return _to_board(pk, requested_view(request))
+
+
+CLOCK_ACTIONS = ("start", "pause", "resume")
+
+
+@sign_in_required
+@require_POST
+def board_clocks(request: HttpRequest, pk: int) -> HttpResponse:
+    """The clocks' buttons: a player starts allowed clocks, a director pauses and resumes."""
+    at = now_ms()
+    match = _flag_checked(pk, at)
+    require(bool(board_sides(request.user, match)))  # the services ask again, per action
+    action = request.POST.get("clock", "")
+    error, status = "", 200
+    try:
+        if action == "start":
+            board_clock_start(match=match, user=request.user, at=at)
+        elif action in ("pause", "resume"):
+            board_clock_pause(match=match, user=request.user, at=at, pause=action == "pause")
+        else:
+            error, status = _("Unknown action."), 400
+    except ValidationError as refused:
+        error, status = refused.messages[0], 400
+    if error or _fragment(request):
+        return _board(request, match_list().get(pk=pk), error=error, status=status, at=at)
     return _to_board(pk, requested_view(request))
