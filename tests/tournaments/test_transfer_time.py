@@ -12,6 +12,7 @@ import json
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from club.models import AuditEntry
 from matches.models import Match, Penalty
@@ -301,6 +302,14 @@ def test_a_file_whose_time_results_do_not_hold_is_refused_naming_the_match(timed
     message = refused.value.messages[0]
     assert says in message, message
     assert " – " in message  # the match, by its event, round and players
+
+
+def test_a_time_refusal_reads_in_italian(timed):
+    document = another_tournament(tournament_export(tournament=timed.tournament))
+    document["matches"][1]["penalties"][0]["before_game"] = 3
+    with translation.override("it"), pytest.raises(ValidationError) as refused:
+        tournament_import_plan(document=document)
+    assert "i suoi punti di penalità non sono in ordine" in refused.value.messages[0]
 
 
 def test_a_tournament_s_time_settings_round_trip_unplayed(tournament, director):
