@@ -277,3 +277,18 @@ def test_a_match_s_clock_rule_is_its_round_s_with_the_tournament_s_settings(
 
 def test_a_match_outside_any_tournament_has_no_clock(match5):
     assert match_clock_rules(match5).use is ClockUse.NONE
+
+
+def test_the_board_of_a_round_on_clocks_shows_them(director_client, drawn, director):
+    """The tournaments app answers the board's question (registered at start-up): a round
+    with clocks required puts both clocks on its matches' boards, with the tournament's
+    time (7 points at 120 seconds a point: 14 minutes each)."""
+    from matches.board.service import board_game_start
+
+    match = open_matches(drawn)[0]
+    board_game_start(match=match, user=director)
+    board = reverse("board", args=[match.pk])
+    assert 'id="board-clocks"' not in director_client.get(board).content.decode()
+    start(drawn, 1, None, director, clocks="required")
+    page = director_client.get(board).content.decode()
+    assert 'id="board-clocks"' in page and "14:00" in page

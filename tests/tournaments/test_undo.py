@@ -439,7 +439,7 @@ def test_the_confirmation_pages_take_the_same_queries_for_any_field(
         with CaptureQueriesContext(connection) as queries:
             assert director_client.post(url, data).status_code == 200
         counts.append(len(queries))
-    assert counts == [8, 7]  # the same for 8 and 32 players (withdrawal: is the event over?)
+    assert counts == [9, 7]  # the same for 8 and 32 players (withdrawal: is the event over?)
 
 
 def test_a_withdrawal_undone_in_a_double_elimination_takes_back_its_walkover_chain(
