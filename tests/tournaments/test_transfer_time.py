@@ -15,7 +15,9 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from club.models import AuditEntry
-from matches.models import Match, Penalty
+from matches.board.service import board_game_act, board_game_start
+from matches.board.timing import board_flag_check
+from matches.models import BoardGame, Match, MatchClock, Penalty
 from matches.penalties import match_forfeit, match_penalty_award
 from matches.selectors import PenaltyRow, match_score_sheet
 from tests.tournaments.helpers import another_tournament, by_key
@@ -329,3 +331,60 @@ def test_a_tournament_s_time_settings_round_trip_unplayed(tournament, director):
     copy_ = tournament_import(document=document, user=director)
     assert _time_settings(copy_) == [0, 3, False, 60, 0, "game"]
     assert isinstance(copy_, Tournament)
+
+
+@pytest.mark.parametrize("rule", ["match", "game"])
+def test_a_flag_fallen_on_the_board_exports_and_imports_as_its_result(
+    event_with, tournament, director, rule
+):
+    """Tournament rules: a flag that loses the match is a forfeit on time, one that loses
+    the game a game scored at its cube; the board's log stays as it was, and the copy reads
+    the same. The clock itself is not in the file."""
+    tournament_time_set(
+        tournament=tournament,
+        user=director,
+        late_minutes_per_point=5,
+        late_grace_minutes=0,
+        late_forfeit_at_half=True,
+        clock_seconds_per_point=60,
+        clock_delay_seconds=10,
+        clock_on_flag=rule,
+    )
+    event = event_with(Event.Format.SINGLE, 4, lengths=(5,))
+    event_draw(event=event, seed=1, user=director)
+    round_times_set(
+        round=event_round(event=event, number=1), starts_at=None, clocks="required", user=director
+    )
+    match = by_key(event, "M1-1")
+    board = board_game_start(match=match, user=director)
+    state = None
+    while state is None or state.game.phase.value == "opening":  # again on equal dice
+        fresh_board = BoardGame.objects.get(pk=board.pk)
+        state = board_game_act(
+            board_game=fresh_board,
+            version=fresh_board.version,
+            action="opening",
+            user=director,
+            at=0,
+        )
+    loser = state.game.acting
+    MatchClock.objects.filter(match=match).update(remaining_a=5_000, remaining_b=5_000)
+    assert board_flag_check(match=fresh(match), at=15_000)
+    tournament.refresh_from_db()
+    original = fresh(match)
+    if rule == "match":
+        assert original.forfeit == "time" and original.retired == loser
+    else:
+        assert original.games.get(number=1).winner == 1 - loser and not original.forfeit
+
+    document = tournament_export(tournament=tournament)
+    assert "clock" not in json.dumps(document["matches"][0])  # the running clock stays here
+    copy_ = tournament_import(document=another_tournament(document), user=director)
+    assert sheets(copy_) == sheets(tournament)
+    boards = [
+        list(b.actions.order_by("seq").values_list("act", "player", "die1", "die2", "play"))
+        for t in (tournament, copy_)
+        for b in BoardGame.objects.filter(match__place__event__tournament=t).order_by("number")
+    ]
+    assert len(boards) == 2 and boards[0] == boards[1]
+    assert not MatchClock.objects.filter(match__place__event__tournament=copy_).exists()
