@@ -9,9 +9,12 @@ from __future__ import annotations
 import copy
 import datetime
 import json
+import re
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from django.utils import translation
 
 from club.models import AuditEntry
@@ -388,3 +391,22 @@ def test_a_flag_fallen_on_the_board_exports_and_imports_as_its_result(
     ]
     assert len(boards) == 2 and boards[0] == boards[1]
     assert not MatchClock.objects.filter(match__place__event__tournament=copy_).exists()
+
+
+@pytest.mark.parametrize(
+    "language, says",
+    [("en", ("Penalties", "Matches forfeited")), ("it", ("Penalità", "Partite perse a tavolino"))],
+)
+def test_the_preview_counts_the_penalties_and_forfeits(timed, director_client, language, says):
+    document = another_tournament(tournament_export(tournament=timed.tournament))
+    upload = SimpleUploadedFile(
+        "tournament.json", json.dumps(document).encode(), content_type="application/json"
+    )
+    with translation.override(language):
+        response = director_client.post(
+            reverse("tournament_import"), {"file": upload}, HTTP_ACCEPT_LANGUAGE=language
+        )
+    assert response.status_code == 200
+    shown = re.sub(r"\s+", " ", response.content.decode())
+    assert f'<dt>{says[0]}</dt><dd id="penalties">3</dd>' in shown
+    assert f'<dt>{says[1]}</dt><dd id="forfeits">1</dd>' in shown

@@ -104,6 +104,15 @@ class ImportPlan:
     def dispute_count(self) -> int:
         return sum(len(m.disputes) for m in self.matches)
 
+    @property
+    def penalty_count(self) -> int:
+        return sum(len(m.penalties) for m in self.matches)
+
+    @property
+    def forfeit_count(self) -> int:
+        """Matches forfeited on time or by lateness (tournament rules)."""
+        return sum(bool(m.forfeit) for m in self.matches)
+
 
 def tournament_import_plan(*, document: Any) -> ImportPlan:
     """Read and check a document (JSON as :func:`.reading.document_read` gives it) and say
