@@ -21,7 +21,7 @@ from club.models import AuditEntry
 from matches.board.service import board_game_act, board_game_start
 from matches.board.timing import board_flag_check
 from matches.models import BoardGame, Match, MatchClock, Penalty
-from matches.penalties import match_forfeit, match_penalty_award
+from matches.penalties import match_forfeit, match_penalty_award, match_penalty_remove
 from matches.selectors import PenaltyRow, match_score_sheet
 from tests.tournaments.helpers import another_tournament, by_key
 from tournaments.models import Arrival, Event, Round, Tournament
@@ -89,8 +89,12 @@ def timed(event_with, director, tournament, record):
         match=fresh(won), side=0, points=6, reason="director", note="Abuse", user=director
     )
 
-    final = by_key(event, "M2-1")  # forfeited on time after a game
+    final = by_key(event, "M2-1")  # forfeited on time after a game (and a penalty taken back)
     record(final, 1)
+    mistaken = match_penalty_award(
+        match=fresh(final), side=1, points=1, reason="director", note="Wrong table", user=director
+    )
+    match_penalty_remove(penalty=mistaken, user=director)
     match_forfeit(match=fresh(final), side=0, reason="time", user=director)
     tournament.refresh_from_db()  # its time settings, as the service wrote them
     return event
@@ -216,8 +220,11 @@ def test_time_results_export_and_import_to_the_same_sheets_and_winners(timed, di
     )
     held = Match.objects.filter(place__event__tournament=copy_).values("pk")
     awarded = AuditEntry.objects.filter(match_id__in=held, imported=True)
-    subjects = {e.subject for e in awarded.filter(code="penalty.awarded")}
-    assert subjects == set(Penalty.objects.filter(match__place__event__tournament=copy_))
+    subjects = sorted(e.subject_id for e in awarded.filter(code="penalty.awarded"))
+    held_penalties = Penalty.objects.filter(match__place__event__tournament=copy_)
+    assert subjects == [0, *sorted(p.pk for p in held_penalties)]  # the one taken back: gone
+    gone = awarded.get(code="penalty.awarded", subject_id=0)
+    assert gone.subject_type.model == "penalty"
     # and it exports again to the same file (but who acted, which no account of here names)
     again = tournament_export(tournament=copy_)
     assert again["audit"].pop()["code"] == "tournament.imported"
