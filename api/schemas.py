@@ -19,6 +19,8 @@ from ninja import Field, Schema
 Side = Literal["a", "b"]
 MatchStatus = Literal["scheduled", "in_play", "finished", "walkover"]
 GameResult = Literal["single", "gammon", "backgammon", "drop", "resignation"]
+PenaltyReason = Literal["lateness", "director"]  # the values of matches.models.Penalty.Reason
+ForfeitReason = Literal["time", "lateness"]  # of matches.models.Match.Forfeit
 EventFormat = Literal[
     "single", "consolation", "progressive", "double", "last_chance", "swiss", "round_robin"
 ]
@@ -124,6 +126,21 @@ class GameOut(Schema):
     score_after: Score = Field(description="the match score after this game")
 
 
+class PenaltyOut(Schema):
+    """Penalty points (tournament rules): the player penalised, the opponent scoring them
+    before a game; the score around them derived by the rules engine, as for games."""
+
+    before_game: int = Field(description="the number of the game they precede, from 1")
+    side: Side = Field(description="the player penalised (a or b): the opponent scores")
+    points: int = Field(description="added to the opponent's score, after the length's cap")
+    reason: PenaltyReason = Field(
+        description="lateness (arriving late at the match's call) or director (a director's "
+        "decision, for a breach of the rules)"
+    )
+    score_before: Score = Field(description="the match score before the penalty")
+    score_after: Score = Field(description="the match score after the penalty")
+
+
 class MatchOut(Schema):
     id: int = Field(description="the match's id: /api/v1/matches/{id}")
     player_a: PlayerRef = Field(description="the first-named player")
@@ -150,6 +167,14 @@ class MatchOut(Schema):
 class MatchDetail(MatchOut):
     holland: bool = Field(description="the Holland rule applies post-Crawford")
     games: list[GameOut] = Field(description="empty when only a final score was recorded")
+    penalties: list[PenaltyOut] = Field(
+        description="penalty points given, in order (each before the game it names)"
+    )
+    forfeit: ForfeitReason | None = Field(
+        description="why the match was forfeited (retired is the player who forfeited): time "
+        "(their flag fell) or lateness (penalty points reaching half the length); null when "
+        "it was not"
+    )
 
 
 # --- tournaments, events, rounds, standings ------------------------------------------------

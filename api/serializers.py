@@ -11,7 +11,7 @@ from typing import Any
 
 from club.models import Player
 from matches.models import Match
-from matches.selectors import ScoreSheet, SheetRow, match_score_sheet
+from matches.selectors import PenaltyRow, ScoreSheet, SheetRow, match_score_sheet
 from tournaments.models import Entry, Event, RatingChange, Tournament
 
 SIDES = ("a", "b")
@@ -56,6 +56,18 @@ def game_out(row: SheetRow) -> dict[str, Any]:
     }
 
 
+def penalty_out(row: PenaltyRow) -> dict[str, Any]:
+    penalty = row.penalty
+    return {
+        "before_game": penalty.before_game,
+        "side": SIDES[penalty.side],
+        "points": row.points,
+        "reason": penalty.reason,
+        "score_before": score(row.score_before),
+        "score_after": score(row.score_after),
+    }
+
+
 def match_out(match: Match, sheet: ScoreSheet | None = None) -> dict[str, Any]:
     """A match as lists show it: needs player_a, player_b, place__event, table and games
     loaded with it (see :func:`api.api.match_queryset`)."""
@@ -89,6 +101,8 @@ def match_detail(match: Match) -> dict[str, Any]:
         **match_out(match, sheet),
         "holland": match.holland,
         "games": [game_out(row) for row in sheet.rows],
+        "penalties": [penalty_out(line) for line in sheet.lines if isinstance(line, PenaltyRow)],
+        "forfeit": match.forfeit or None,
     }
 
 

@@ -99,6 +99,50 @@ def test_a_final_score_and_a_walkover_have_no_games(client, match5, anna, bruno,
     assert found["status"] == "walkover" and found["winner"] == "a" and found["games"] == []
 
 
+def test_a_match_s_penalties_and_forfeit_are_in_its_detail(client, match5, record, director):
+    """Tournament rules: penalty points (who was penalised, the points, why) in the order
+    given, the score around them derived; a forfeit says why."""
+    from matches.penalties import match_forfeit, match_penalty_award
+
+    match_penalty_award(
+        match=match5, side=1, points=1, reason="lateness", minutes_late=7, user=director
+    )
+    record(match5, 0)
+    match_penalty_award(
+        match=Match.objects.get(pk=match5.pk),
+        side=0,
+        points=2,
+        reason="director",
+        note="Slow play",
+        user=director,
+    )
+    found = body(client, f"matches/{match5.pk}")
+    assert found["forfeit"] is None
+    assert found["penalties"] == [
+        {
+            "before_game": 1,
+            "side": "b",
+            "points": 1,
+            "reason": "lateness",
+            "score_before": {"a": 0, "b": 0},
+            "score_after": {"a": 1, "b": 0},
+        },
+        {
+            "before_game": 2,
+            "side": "a",
+            "points": 2,
+            "reason": "director",
+            "score_before": {"a": 2, "b": 0},
+            "score_after": {"a": 2, "b": 2},
+        },
+    ]
+    match_forfeit(match=Match.objects.get(pk=match5.pk), side=1, reason="time", user=director)
+    found = body(client, f"matches/{match5.pk}")
+    assert found["forfeit"] == "time" and found["retired"] == "b" and found["winner"] == "a"
+    assert found["score"] == {"a": 5, "b": 2} and found["status"] == "finished"
+    assert [g["score_before"] for g in found["games"]] == [{"a": 1, "b": 0}]
+
+
 # --- tournaments, events, rounds, standings ----------------------------------------------------
 
 

@@ -342,6 +342,10 @@ def _no_accounts(document):
                 action["user"] = None
         for dispute in match["disputes"]:
             dispute["opened_by"] = dispute["decided_by"] = None
+        for penalty in match["penalties"]:
+            penalty["created_by"] = None
+        for arrival in match["arrivals"]:
+            arrival["recorded_by"] = arrival["decided_by"] = None
     return document
 
 

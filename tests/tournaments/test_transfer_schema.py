@@ -205,17 +205,22 @@ def test_the_import_page_names_a_missing_key(played, director_client):
 
 
 def test_a_version_1_file_without_settings_added_since_still_imports(played):
-    """Files written before the identity, the late rounds, Holland and the third place."""
+    """Files written before the identity, the late rounds, Holland and the third place, and
+    the time of issue 28 (lateness, clocks, start times, penalties, forfeits, arrivals)."""
     played["version"] = 1
     del played["tournament"]["uuid"], played["tournament"]["late_rounds"]
+    for name in [key for key in played["tournament"] if key.startswith(("late_", "clock_"))]:
+        del played["tournament"][name]
     for event in played["events"]:
-        del event["holland"], event["third_place"]
+        del event["holland"], event["third_place"], event["round_times"]
         for entry in event["entries"]:
             del entry["joined_round"]
     for match in played["matches"]:
         del match["retired"], match["holland"]
+        del match["penalties"], match["forfeit"], match["arrivals"]
     created = tournament_import(document=played, user=SYSTEM)
     assert created.late_rounds == Tournament.LateRounds.LOSS
+    assert (created.late_minutes_per_point, created.clock_on_flag) == (5, "match")
     assert str(created.uuid) != ""
 
 

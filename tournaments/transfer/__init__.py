@@ -2,11 +2,15 @@
 
 The document (``"format": "crawford-tournament"``, ``"version": 2``) holds the
 tournament, its events with their rounds, entries and byes, every match of its
-events with its place, games, board games (the engine's log) and disputes, and
-the tournament's audit trail as history. Players are embedded once each, with
-their contact details, and named everywhere else by a local key (``p1``, ``p2``
-...); events, matches and disputes too (``e1``, ``m1``, ``d1``). No id of the
-exporting database appears in it, so it imports anywhere.
+events with its place, games, penalty points, board games (the engine's log),
+disputes and arrivals, and the tournament's audit trail as history. Time (issue 28):
+the tournament's lateness and clock settings, each round's start time and clocks, a
+forfeit's reason and the penalties are optional keys with the defaults of before, as
+each setting added since version 2 (a file written before them still reads the same);
+a board's running clock is not carried (what a fallen flag cost is: a forfeit or a game).
+Players are embedded once each, with their contact details, and named everywhere else
+by a local key (``p1``, ``p2`` ...); events, matches and disputes too (``e1``, ``m1``,
+``d1``). No id of the exporting database appears in it, so it imports anywhere.
 
 The tournament carries its identity (``"uuid"``, since version 2): an import keeps it, so
 the copy is the same tournament wherever it goes, and a site refuses a file of a tournament

@@ -29,10 +29,15 @@ from rules.errors import RulesError
 from rules.game import Game as RulesGame
 from rules.game import Phase
 from rules.match import (
+    Entry,
+    Forfeit,
+    ForfeitReason,
     GameContext,
     GameResult,
     MatchRules,
     Outcome,
+    Penalty,
+    PenaltyReason,
     checked_match,
     match_winner,
     score_possible,
@@ -40,7 +45,7 @@ from rules.match import (
 from rules.match import Match as RulesMatch
 from rules.turn import Turn
 
-from ..models import Event
+from ..models import Arrival, Event
 from ..pairing.bracket import FINAL_KEY, RESET_KEY, Bracket, resolve
 from ..queries.knockouts import SHAPES
 from ..rounds import round_name
@@ -141,6 +146,11 @@ def _check_event(
         refuse(_("Only a Swiss is cut to a knockout."))
     if not event.rounds:
         refuse(_("Give at least one match length."))
+    timed = [times.number for times in event.round_times]
+    if len(timed) != len(set(timed)) or any(number > len(event.rounds) for number in timed):
+        refuse(
+            _("the start times and clocks of its rounds are given twice, or for a round it lacks.")
+        )
     for length in event.rounds:
         try:
             length_checked(length)
@@ -218,6 +228,8 @@ def _check_match(match: MatchPart, event: EventPart, players: dict[str, PlayerPa
     status = Match.Status
     final, walkover = match.final_score, match.walkover_winner
     retired = match.retired is not None  # then games, and the final score they lead to
+    if match.forfeit and not retired:
+        _refuse(match, _("a forfeit needs the player who forfeited."))
     played = bool(match.games) and not retired
     if sum(bool(x) for x in (played, final is not None, walkover is not None)) > 1:
         _refuse(
@@ -231,12 +243,18 @@ def _check_match(match: MatchPart, event: EventPart, players: dict[str, PlayerPa
     if match.board_games and not retired and (final is not None or walkover is not None):
         _refuse(match, _("only a match played game by game has games on the board."))
     derived = RulesMatch(match.length)
+    _penalties_placed(match)
     if retired:
         derived = _retirement_checked(match)
-    elif match.games:
+    elif match.games or (match.penalties and final is None and walkover is None):
         derived = _games_checked(match)
-        expected = status.FINISHED if derived.over else status.IN_PLAY
-        if match.status != expected:
+        if derived.over:
+            expected: tuple[Match.Status, ...] = (status.FINISHED,)
+        elif match.games:
+            expected = (status.IN_PLAY,)
+        else:  # penalty points before the first game: begun on the board, or not yet
+            expected = (status.SCHEDULED, status.IN_PLAY)
+        if match.status not in expected:
             _refuse(match, _("its status does not follow from its games."))
         match.winner = derived.winner
     elif final is not None:
@@ -266,15 +284,38 @@ def _check_match(match: MatchPart, event: EventPart, players: dict[str, PlayerPa
         _board_checked(match, derived, board)
     for number, dispute in enumerate(match.disputes, 1):
         _dispute_checked(match, players, number, dispute)
+    sides = [arrival.side for arrival in match.arrivals]
+    pending = Arrival.State.PENDING
+    if len(sides) != len(set(sides)) or any(
+        (a.state == pending) != (a.decided_at is None) or (a.state == pending and not a.points)
+        for a in match.arrivals
+    ):
+        _refuse(match, _("its arrivals do not hold together: one a player, each decided once."))
+
+
+def _penalties_placed(match: MatchPart) -> None:
+    """Penalty points come in the order of the games they precede, each before a game the
+    match has or the next one (as the site gives them, between games)."""
+    places = [p.before_game for p in match.penalties]
+    if places != sorted(places) or any(n > len(match.games) + 1 for n in places):
+        _refuse(
+            match,
+            _("its penalty points are not in order, each before a game it has or the next one."),
+        )
 
 
 def _retirement_checked(match: MatchPart) -> RulesMatch:
-    """A retirement: the games played, then the opponent at the match length (a retirement
-    loses the match), the retiring player at the score the games gave them."""
+    """A retirement: the games played (and penalty points given), then the opponent at the
+    match length (a retirement or a forfeit loses the match), the retiring player at the
+    score the games gave them. What is returned is the match before it: a game the board
+    was playing when a flag fell is in its place."""
     assert match.retired is not None
-    derived = _games_checked(match) if match.games else RulesMatch(match.length)
+    derived = _games_checked(match)
     score = list(derived.score)
     score[1 - match.retired] = match.length
+    if match.forfeit and not derived.over:  # the engine's forfeit: the same score, checked
+        forfeit = Forfeit(player=match.retired, reason=ForfeitReason(match.forfeit.value))
+        score = list(derived.add(forfeit).score)
     if derived.over or match.final_score != (score[0], score[1]):
         _refuse(
             match,
@@ -291,7 +332,8 @@ def _retirement_checked(match: MatchPart) -> RulesMatch:
 
 
 def _games_checked(match: MatchPart) -> RulesMatch:
-    """The games by the rules engine (WBF 3, 23-25); a refusal names the first game it meets."""
+    """The games, and the penalty points between them, by the rules engine (WBF 3, 23-25;
+    tournament rules); a refusal names the first game or penalty it meets."""
     results: list[GameResult] = []
     for game in match.games:
         if (game.result == Outcome.RESIGNATION.value) != (game.resigned is not None):
@@ -309,17 +351,32 @@ def _games_checked(match: MatchPart) -> RulesMatch:
                 cube=game.cube,
             )
         )
+    history: list[Entry] = []
+    waiting = list(match.penalties)
+    for number, result in enumerate([*results, None], 1):  # None: the game to come
+        while waiting and waiting[0].before_game <= number:
+            given = waiting.pop(0)
+            penalty = Penalty(
+                player=given.side, points=given.points, reason=PenaltyReason(given.reason.value)
+            )
+            history.append(penalty)
+        if result is not None:
+            history.append(result)
     try:
-        return checked_match(match.length, results)
+        return checked_match(match.length, history)
     except RulesError:
-        for count in range(1, len(results) + 1):
+        games = 0
+        for count, entry in enumerate(history, 1):
+            games += isinstance(entry, GameResult)
             try:
-                checked_match(match.length, results[:count])
+                checked_match(match.length, history[:count])
             except RulesError as error:
-                _refuse(
-                    match,
-                    _("game %(number)s: %(reason)s") % {"number": count, "reason": sentence(error)},
-                )
+                if isinstance(entry, GameResult):
+                    where = _("game %(number)s: %(reason)s")
+                else:
+                    where = _("penalty points before game %(number)s: %(reason)s")
+                number = games if isinstance(entry, GameResult) else games + 1
+                _refuse(match, where % {"number": number, "reason": sentence(error)})
         raise
 
 
@@ -493,6 +550,8 @@ def _subject_in(
         "game": {"match": matches},
         "board_game": {"match": matches},
         "dispute": {"dispute": disputes},
+        "penalty": {"match": matches},
+        "arrival": {"match": matches, "player": players},
     }
     if kind not in needs:
         _wrong(f"{where}.kind", kinds)
@@ -505,6 +564,15 @@ def _subject_in(
         held = match.games if kind == "game" else match.board_games
         if subject.number not in [item.number for item in held]:
             _unknown(f"{where}.number", str(subject.number))
+    match_part = matches.get(subject.match or "")
+    penalties = len(match_part.penalties) if match_part is not None else 0
+    if kind == "penalty" and not 1 <= (subject.number or 0) <= penalties:  # its place
+        _unknown(f"{where}.number", str(subject.number))
+    if kind == "arrival" and subject.match is not None:
+        match = matches[subject.match]
+        arrived = [(match.player_a, match.player_b)[a.side] for a in match.arrivals]
+        if subject.player not in arrived:
+            _unknown(f"{where}.player", str(subject.player))
     if (
         kind == "entry"
         and subject.event is not None

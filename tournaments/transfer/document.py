@@ -40,11 +40,11 @@ from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import SerializerFunctionWrapHandler, ValidationInfo
 
 from club.models import Player
-from matches.models import CUBE_VALUES, BoardAction, BoardGame, Dispute, Game, Match
+from matches.models import CUBE_VALUES, BoardAction, BoardGame, Dispute, Game, Match, Penalty
 from rules.game import Act, Action
 from rules.text import one_line
 
-from ..models import Entry, Event, Place, Round, Tournament
+from ..models import Arrival, Entry, Event, Place, Round, Tournament
 
 FORMAT: Final = "crawford-tournament"
 VERSION = 2  # 2: the tournament's identity ("uuid"); 1: without it, still read
@@ -63,6 +63,8 @@ SUBJECTS: dict[str, type[Model]] = {
     "board_game": BoardGame,
     "dispute": Dispute,
     "player": Player,
+    "penalty": Penalty,  # named by its match and its place among the match's penalties
+    "arrival": Arrival,  # named by its match and the player who arrived
 }
 
 
@@ -169,6 +171,8 @@ Email = Annotated[
 Account = Annotated[str, Field(max_length=150, pattern=NO_NUL), Says.text(150)]
 UserName = Annotated[str | None, Field(max_length=150, pattern=NO_NUL), Says.text(150)]
 Count = Annotated[int, Field(ge=1, le=SMALL), Says.whole(1, SMALL)]
+Whole = Annotated[int, Field(ge=0, le=SMALL), Says.whole(0, SMALL)]
+MaybeWhole = Annotated[int | None, Field(ge=0, le=SMALL), Says.whole(0, SMALL)]
 MaybeCount = Annotated[int | None, Field(ge=1, le=SMALL), Says.whole(1, SMALL)]
 Later = Annotated[int | None, Field(ge=2, le=SMALL), Says.whole(2, SMALL)]
 Side = Annotated[int, Field(ge=0, le=1), Says.whole(0, 1)]  # 0: player A, 1: player B
@@ -243,10 +247,10 @@ class ByePart(Part):
     reason_params: JsonObject
 
 
-class RoundTimePart(Part):
-    """A round's start (its call) and clocks (issue 28), by its number."""
+class RoundTimesPart(Part):
+    """A round's call and clocks (issue 28), written for the rounds that have either."""
 
-    number: Annotated[int, Field(ge=1, le=200), Says.whole(1, 200)]  # rows made up to it
+    number: Count
     starts_at: MaybeMoment = None
     clocks: Annotated[Round.Clocks, Says.choice(Round.Clocks.values)] = Round.Clocks.NONE
 
@@ -265,7 +269,7 @@ class EventPart(Part):
     draw_seed: Annotated[int | None, Field(ge=-BIG - 1, le=BIG), Says.whole(-BIG - 1, BIG)]
     drawn_at: MaybeMoment
     rounds: list[Count]  # each round's match length
-    round_times: list[RoundTimePart] = []  # files written before them: none
+    round_times: list[RoundTimesPart] = []  # files before issue 28: no call, no clocks
     entries: list[EntryPart]
     byes: list[ByePart]
     _matches: list[MatchPart] = PrivateAttr(default_factory=list)
@@ -286,6 +290,34 @@ class GamePart(Part):
     cube: Annotated[int, Field(ge=1, le=CUBE_VALUES[-1]), Says.whole(1, CUBE_VALUES[-1])]
     result: Annotated[Game.Result, Says.choice(Game.Result.values)]
     resigned: Resigned
+
+
+class PenaltyPart(Part):
+    """Penalty points (tournament rules): ``side`` is penalised, the opponent scores
+    ``points`` before game ``before_game``; in the order they were given."""
+
+    before_game: Count
+    side: Side
+    points: Count
+    reason: Annotated[Penalty.Reason, Says.choice(Penalty.Reason.values)]
+    note: Annotated[str, Field(max_length=300, pattern=NO_NUL), Says.text(300)] = ""
+    minutes_late: MaybeWhole = None
+    created_at: Moment
+    created_by: UserName = None  # who gave them, as the exporting site named them
+
+
+class ArrivalPart(Part):
+    """A player of a called match arriving, as a director recorded it (issue 28)."""
+
+    side: Side
+    called_at: Moment
+    arrived_at: Moment
+    minutes_late: Whole
+    points: Whole
+    state: Annotated[Arrival.State, Says.choice(Arrival.State.values)]
+    recorded_by: UserName = None
+    decided_at: MaybeMoment = None
+    decided_by: UserName = None
 
 
 class ActionPart(Part):
@@ -358,12 +390,17 @@ class MatchPart(Part):
     final_score: Pair
     walkover_winner: MaybeSide
     retired: MaybeSide = None  # the player who retired (a final score after games)
+    forfeit: Annotated[  # a retirement that is a forfeit: on time, or by lateness
+        Match.Forfeit, Says.choice(Match.Forfeit.values)
+    ] = Match.Forfeit.NONE
     finished_at: MaybeMoment
     physical_dice: Flag
     holland: Flag = False
     games: list[GamePart]
+    penalties: list[PenaltyPart] = []  # files before issue 28: none
     board_games: list[BoardGamePart]
     disputes: list[DisputePart]
+    arrivals: list[ArrivalPart] = []
     _label: str = PrivateAttr(default="")
     _winner: int | None = PrivateAttr(default=None)
 
@@ -423,19 +460,6 @@ class AuditPart(Part):
     tournament: Flag  # an entry of the tournament (else of a match, before it was placed)
 
 
-class TimeRulesPart(Part):
-    """The tournament's time rules (issue 28): files written before them, the defaults."""
-
-    late_minutes_per_point: Annotated[int, Field(ge=0, le=120), Says.whole(0, 120)] = 5
-    late_grace_minutes: Annotated[int, Field(ge=0, le=120), Says.whole(0, 120)] = 0
-    late_forfeit_at_half: Flag = True
-    clock_seconds_per_point: Annotated[int, Field(ge=1, le=3600), Says.whole(1, 3600)] = 120
-    clock_delay_seconds: Annotated[int, Field(ge=0, le=300), Says.whole(0, 300)] = 12
-    clock_on_flag: Annotated[Tournament.OnFlag, Says.choice(Tournament.OnFlag.values)] = (
-        Tournament.OnFlag.MATCH
-    )
-
-
 class TournamentPartV1(Part):
     uuid: Annotated[UUID | None, Says(gettext_noop("a UUID (32 hexadecimal digits)"))] = None
     name: Annotated[Name, AfterValidator(_not_blank)]
@@ -445,8 +469,16 @@ class TournamentPartV1(Part):
     late_rounds: Annotated[  # files written before the setting: the default
         Tournament.LateRounds, Says.choice(Tournament.LateRounds.values)
     ] = Tournament.LateRounds.LOSS
+    # time (issue 28); files written before these settings: the defaults
+    late_minutes_per_point: Whole = 5
+    late_grace_minutes: Whole = 0
+    late_forfeit_at_half: Flag = True
+    clock_seconds_per_point: Count = 120
+    clock_delay_seconds: Whole = 12
+    clock_on_flag: Annotated[Tournament.OnFlag, Says.choice(Tournament.OnFlag.values)] = (
+        Tournament.OnFlag.MATCH
+    )
     directors: list[Account]  # user names: no account of this site because a file says so
-    time: TimeRulesPart = TimeRulesPart()  # files written before the time rules: the defaults
 
 
 class TournamentPart(TournamentPartV1):

@@ -19,14 +19,16 @@ from django.utils.translation import gettext as _
 from pydantic import ValidationError as ShapeError
 
 from club.models import AuditEntry, Player
-from matches.models import BoardGame, Dispute, Game, Match
+from matches.history import match_penalties
+from matches.models import BoardGame, Dispute, Game, Match, Penalty
 from rules.game import Act
 
-from ..models import Bye, Entry, Event, Place, Round, Tournament
+from ..models import Arrival, Bye, Entry, Event, Place, Round, Tournament
 from .document import (
     FORMAT,
     SUBJECTS,
     ActionPart,
+    ArrivalPart,
     AuditPart,
     BoardGamePart,
     ByePart,
@@ -36,10 +38,10 @@ from .document import (
     EventPart,
     GamePart,
     MatchPart,
+    PenaltyPart,
     PlayerPart,
-    RoundTimePart,
+    RoundTimesPart,
     SubjectPart,
-    TimeRulesPart,
     TournamentPart,
 )
 from .reading import place_in_file
@@ -87,7 +89,14 @@ def tournament_document(*, tournament: Tournament) -> Document:
     matches = list(
         Match.objects.filter(place__event__tournament=tournament)
         .select_related("place", "player_a", "player_b")
-        .prefetch_related("games", "board_games__actions__user", "disputes")
+        .prefetch_related(
+            "games",
+            "board_games__actions__user",
+            "disputes",
+            "penalties__created_by",
+            "arrivals__recorded_by",
+            "arrivals__decided_by",
+        )
         .order_by("id")
     )
     entries = list(
@@ -127,15 +136,13 @@ def tournament_document(*, tournament: Tournament) -> Document:
             venue=tournament.venue,
             physical_dice=tournament.physical_dice,
             late_rounds=Tournament.LateRounds(tournament.late_rounds),
+            late_minutes_per_point=tournament.late_minutes_per_point,
+            late_grace_minutes=tournament.late_grace_minutes,
+            late_forfeit_at_half=tournament.late_forfeit_at_half,
+            clock_seconds_per_point=tournament.clock_seconds_per_point,
+            clock_delay_seconds=tournament.clock_delay_seconds,
+            clock_on_flag=Tournament.OnFlag(tournament.clock_on_flag),
             directors=sorted(u.get_username() for u in tournament.directors.all()),
-            time=TimeRulesPart(
-                late_minutes_per_point=tournament.late_minutes_per_point,
-                late_grace_minutes=tournament.late_grace_minutes,
-                late_forfeit_at_half=tournament.late_forfeit_at_half,
-                clock_seconds_per_point=tournament.clock_seconds_per_point,
-                clock_delay_seconds=tournament.clock_delay_seconds,
-                clock_on_flag=Tournament.OnFlag(tournament.clock_on_flag),
-            ),
         ),
         players=[
             PlayerPart(
@@ -191,7 +198,7 @@ def _event_out(
         drawn_at=event.drawn_at,
         rounds=[r.length for r in sorted(event.rounds.all(), key=lambda r: r.number)],
         round_times=[
-            RoundTimePart(number=r.number, starts_at=r.starts_at, clocks=Round.Clocks(r.clocks))
+            RoundTimesPart(number=r.number, starts_at=r.starts_at, clocks=Round.Clocks(r.clocks))
             for r in sorted(event.rounds.all(), key=lambda r: r.number)
             if r.starts_at is not None or r.clocks != Round.Clocks.NONE
         ],
@@ -238,6 +245,7 @@ def _match_out(
         final_score=_pair(match.final_score_a, match.final_score_b),
         walkover_winner=match.walkover_winner,
         retired=match.retired,
+        forfeit=Match.Forfeit(match.forfeit),
         finished_at=match.finished_at,
         physical_dice=match.physical_dice,
         holland=match.holland,
@@ -251,6 +259,7 @@ def _match_out(
             )
             for g in sorted(match.games.all(), key=lambda g: g.number)
         ],
+        penalties=[_penalty_out(p) for p in match_penalties(match)],
         board_games=[
             BoardGamePart(
                 number=b.number,
@@ -291,6 +300,34 @@ def _match_out(
             )
             for d in sorted(match.disputes.all(), key=lambda d: d.pk)
         ],
+        arrivals=[_arrival_out(a) for a in sorted(match.arrivals.all(), key=lambda a: a.side)],
+    )
+
+
+def _penalty_out(penalty: Penalty) -> PenaltyPart:
+    return PenaltyPart(
+        before_game=penalty.before_game,
+        side=penalty.side,
+        points=penalty.points,
+        reason=Penalty.Reason(penalty.reason),
+        note=penalty.note,
+        minutes_late=penalty.minutes_late,
+        created_at=penalty.created_at,
+        created_by=_username(penalty.created_by),
+    )
+
+
+def _arrival_out(arrival: Arrival) -> ArrivalPart:
+    return ArrivalPart(
+        side=arrival.side,
+        called_at=arrival.called_at,
+        arrived_at=arrival.arrived_at,
+        minutes_late=arrival.minutes_late,
+        points=arrival.points,
+        state=Arrival.State(arrival.state),
+        recorded_by=_username(arrival.recorded_by),
+        decided_at=arrival.decided_at,
+        decided_by=_username(arrival.decided_by),
     )
 
 
@@ -325,6 +362,11 @@ def _subject_refs(
             refs[(BoardGame, board.pk)] = SubjectPart(
                 kind="board_game", match=key, number=board.number
             )
+        for number, penalty in enumerate(match_penalties(match), 1):
+            refs[(Penalty, penalty.pk)] = SubjectPart(kind="penalty", match=key, number=number)
+        for arrival in match.arrivals.all():
+            player = player_key[match.player_a_id if arrival.side == 0 else match.player_b_id]
+            refs[(Arrival, arrival.pk)] = SubjectPart(kind="arrival", match=key, player=player)
     return refs
 
 

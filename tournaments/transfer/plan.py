@@ -64,13 +64,6 @@ class ImportPlan:
         return self.document.tournament.late_rounds
 
     @property
-    def time_rules(self) -> dict[str, Any]:
-        """The tournament's time rules, as its fields (a file without them: the defaults)."""
-        rules: dict[str, Any] = self.document.tournament.time.model_dump()
-        rules["clock_on_flag"] = str(rules["clock_on_flag"])
-        return rules
-
-    @property
     def directors_named(self) -> tuple[str, ...]:
         """The user names the file gives as its directors."""
         return tuple(dict.fromkeys(self.document.tournament.directors))
@@ -110,6 +103,15 @@ class ImportPlan:
     @property
     def dispute_count(self) -> int:
         return sum(len(m.disputes) for m in self.matches)
+
+    @property
+    def penalty_count(self) -> int:
+        return sum(len(m.penalties) for m in self.matches)
+
+    @property
+    def forfeit_count(self) -> int:
+        """Matches forfeited on time or by lateness (tournament rules)."""
+        return sum(bool(m.forfeit) for m in self.matches)
 
 
 def tournament_import_plan(*, document: Any) -> ImportPlan:

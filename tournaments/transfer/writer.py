@@ -26,11 +26,11 @@ from club.actors import Actor
 from club.models import AuditEntry, Player
 from club.policy import can_create, directors_nameable, require
 from club.services import player_create
-from matches.models import BoardAction, BoardGame, Dispute, Game, Match
+from matches.models import BoardAction, BoardGame, Dispute, Game, Match, Penalty
 
 from ..advancement import ratings_rederive
 from ..audit import tournament_audit_record
-from ..models import Bye, Entry, Event, Place, Round, Tournament
+from ..models import Arrival, Bye, Entry, Event, Place, Round, Tournament
 from . import plan as planning
 from .checks import content_type_named
 from .document import FORMAT, SUBJECTS, AuditPart
@@ -134,6 +134,7 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
             phone=player.phone,
             user=user,
         )
+    head = plan.document.tournament
     tournament = Tournament.objects.create(
         uuid=plan.uuid or uuid4(),  # the file's identity, or a new one for a version 1 file
         name=plan.name,
@@ -141,7 +142,12 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
         venue=plan.venue,
         physical_dice=plan.physical_dice,
         late_rounds=plan.late_rounds,
-        **plan.time_rules,
+        late_minutes_per_point=head.late_minutes_per_point,
+        late_grace_minutes=head.late_grace_minutes,
+        late_forfeit_at_half=head.late_forfeit_at_half,
+        clock_seconds_per_point=head.clock_seconds_per_point,
+        clock_delay_seconds=head.clock_delay_seconds,
+        clock_on_flag=head.clock_on_flag,
     )
     tournament.directors.set(directors)
     if isinstance(user, User) and user.is_authenticated:
@@ -163,17 +169,17 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
             draw_seed=event.draw_seed,
             drawn_at=event.drawn_at,
         )
+    times = {(e.key, t.number): t for e in plan.events for t in e.round_times}
     Round.objects.bulk_create(
         Round(
             event=events[e.key],
             number=n,
-            length=e.rounds[min(n, len(e.rounds)) - 1],  # a round timed past them: the last
-            starts_at=times[n].starts_at if n in times else None,
-            clocks=times[n].clocks if n in times else Round.Clocks.NONE,
+            length=length,
+            starts_at=times[(e.key, n)].starts_at if (e.key, n) in times else None,
+            clocks=times[(e.key, n)].clocks if (e.key, n) in times else Round.Clocks.NONE,
         )
         for e in plan.events
-        for times in [{t.number: t for t in e.round_times}]
-        for n in range(1, max([len(e.rounds), *times]) + 1)
+        for n, length in enumerate(e.rounds, 1)
     )
     entries = [
         Entry(
@@ -202,6 +208,8 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
 
     matches: dict[str, Match] = {}
     places, games, actions = [], [], []
+    penalties: dict[tuple[str, int], Penalty] = {}  # (match, its place among the match's)
+    arrivals: dict[tuple[str, str], Arrival] = {}  # (match, the player who arrived)
     boards: dict[tuple[str, int], BoardGame] = {}
     disputes: dict[str, Dispute] = {}
     for m in plan.matches:
@@ -215,6 +223,7 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
             final_score_b=m.final_score[1] if m.final_score else None,
             walkover_winner=m.walkover_winner,
             retired=m.retired,
+            forfeit=m.forfeit,
             finished_at=m.finished_at,
             physical_dice=m.physical_dice,
             holland=m.holland,
@@ -241,6 +250,28 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
             )
             for g in m.games
         ]
+        for number, p in enumerate(m.penalties, 1):
+            penalties[(m.key, number)] = Penalty(  # who gave them: no account of this site
+                match=match,
+                before_game=p.before_game,
+                side=p.side,
+                points=p.points,
+                reason=p.reason,
+                note=p.note,
+                minutes_late=p.minutes_late,
+                created_at=p.created_at,
+            )
+        for arrival in m.arrivals:
+            arrivals[(m.key, (m.player_a, m.player_b)[arrival.side])] = Arrival(
+                match=match,
+                side=arrival.side,
+                called_at=arrival.called_at,
+                arrived_at=arrival.arrived_at,
+                minutes_late=arrival.minutes_late,
+                points=arrival.points,
+                state=arrival.state,
+                decided_at=arrival.decided_at,
+            )
         for b in m.board_games:
             board = BoardGame.objects.create(
                 match=match,
@@ -273,6 +304,8 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
     Place.objects.bulk_create(places)
     Game.objects.bulk_create(games, batch_size=500)
     BoardAction.objects.bulk_create(actions, batch_size=500)
+    Penalty.objects.bulk_create(penalties.values(), batch_size=500)  # in the file's order
+    Arrival.objects.bulk_create(arrivals.values(), batch_size=500)
 
     found: dict[str, Mapping[Any, Model]] = {
         "tournament": {None: tournament},
@@ -284,6 +317,10 @@ def _write(plan: ImportPlan, user: Actor, directors: list[User]) -> Tournament:
         "place": {p.match.pk: p for p in places},
         "game": {(g.match.pk, g.number): g for g in games},
         "board_game": {(b.match.pk, b.number): b for b in boards.values()},
+        "penalty": {(matches[key].pk, number): p for (key, number), p in penalties.items()},
+        "arrival": {
+            (matches[key].pk, people[player].pk): a for (key, player), a in arrivals.items()
+        },
     }
     kinds = {kind: ContentType.objects.get_for_model(model) for kind, model in SUBJECTS.items()}
     AuditEntry.objects.bulk_create(
@@ -318,6 +355,8 @@ def _audit_row(
             key = (found["event"][subject.event].pk, found["player"][subject.player].pk)
         elif kind == "place":
             key = matches[subject.match].pk
+        elif kind == "arrival":
+            key = (matches[subject.match].pk, found["player"][subject.player].pk)
         else:
             key = (matches[subject.match].pk, subject.number)
         subject_id = found[kind][key].pk
