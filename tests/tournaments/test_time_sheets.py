@@ -35,7 +35,7 @@ def penalty_tables(response):
         ),
         (
             "it",
-            "Punti di penalità (regole del torneo)",
+            "Punti di penalità (regolamento del torneo)",
             ["Prima del gioco", "Anna Rossi", "Bruno Bianchi", "Motivo"],
         ),
     ],
