@@ -179,9 +179,12 @@ class AuditEntry(models.Model):
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     # what changed: a player's page lists its changes, a withdrawal finds its own entry
-    # (club.audit.audit_for_subject), the live pages the newest change of a player; indexed
-    # (audit_subject) for those
-    subject_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
+    # (club.audit.audit_for_subject; indexed: audit_subject), the live pages the newest
+    # change of any player and how many there are (tournaments.live; indexed:
+    # audit_subject_type_newest, which serves the foreign key too: it has no index of its own)
+    subject_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     subject_id = models.PositiveBigIntegerField()
     subject = GenericForeignKey("subject_type", "subject_id")
     # Where the change belongs, beyond its subject: plain ids, not foreign keys, so the trail
@@ -193,9 +196,11 @@ class AuditEntry(models.Model):
     #   the changes of its matches made before they had their place); indexed for those.
     match_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
     # - tournament_id: a tournament's Changes page (club.audit.audit_for_tournament), the
-    #   live pages' freshness (tournaments.live, its newest change) and the tournament
-    #   file's trail; indexed for those.
-    tournament_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    #   live pages' freshness (tournaments.live, its newest change and how many) and the
+    #   tournament file's trail; indexed with the id (audit_tournament_newest) for those: the
+    #   newest change of a tournament finished long ago is one look-up, not a walk back
+    #   through every later entry.
+    tournament_id = models.PositiveBigIntegerField(null=True, blank=True)
     # - dispute_id: the dispute a change settled, written to the tournament file with each
     #   entry of the trail and read back by its import (tournaments.transfer); read with
     #   the entry, never searched by, so not indexed.
@@ -207,7 +212,11 @@ class AuditEntry(models.Model):
         ordering = ["-at", "-id"]
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit trail")
-        indexes = [models.Index(fields=["subject_type", "subject_id"], name="audit_subject")]
+        indexes = [
+            models.Index(fields=["subject_type", "subject_id"], name="audit_subject"),
+            models.Index(fields=["subject_type", "id"], name="audit_subject_type_newest"),
+            models.Index(fields=["tournament_id", "id"], name="audit_tournament_newest"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(imported=False) | models.Q(user__isnull=True),

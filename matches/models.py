@@ -102,7 +102,10 @@ class Match(models.Model):
     )
 
     class Meta:
+        # the lists, the API's list and the home page read the newest first: indexed
+        # (match_date_order, read backwards), the first page not a sort of every match
         ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["date", "id"], name="match_date_order")]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         constraints = [

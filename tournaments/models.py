@@ -435,7 +435,10 @@ class Bye(models.Model):
 class RatingChange(models.Model):
     """One finished match's effect on one player's rating (FIBS formula, ratings.py)."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # indexed with the order (rating_change_player_order), which serves the key too
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     # a rated result cannot disappear under the history: ratings are re-derived first
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="+")
     order = models.PositiveIntegerField()  # the match's place in the history of finished matches
@@ -444,7 +447,17 @@ class RatingChange(models.Model):
     experience_after = models.PositiveIntegerField()
 
     class Meta:
-        ordering = ["player", "-order"]
+        # by the player's id, not by the player (their name, a join and a sort of every
+        # change read): one player's history is then rating_change_player_order read backwards
+        ordering = ["player_id", "-order"]
+        indexes = [
+            # a player's history and their last change (the player's page, the rating list,
+            # the API), read backwards
+            models.Index(fields=["player", "order"], name="rating_change_player_order"),
+            # the last change of all (a newly rated match comes after it) and the changes
+            # from a corrected result onward
+            models.Index(fields=["order"], name="rating_change_order"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["player", "match"], name="rating_change_once_a_match"),
         ]
