@@ -1,0 +1,111 @@
+"""Every list a visitor can ask for that grows with the club's history comes a page at a
+time: the players, the rating list, the matches, the tournaments, a tournament's changes,
+and the API's lists. With more than a page of each, the first page shows one page's worth
+and the next page the rest.
+
+Lists bounded by one tournament, event or match (a bracket, a round's pairings, the
+standings, the dashboard, a match's games and changes) are not paged: an event has at most
+a few hundred players. The player's page pages its matches and the matches' CSV export is
+bounded on their own (tests/tournaments/test_player_page_pages.py,
+tests/matches/test_export_stream.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.contenttypes.models import ContentType
+from django.urls import reverse
+
+from club.models import AuditEntry, Player
+from matches.models import Match
+from tournaments.models import RatingChange, Tournament
+
+MORE = 30  # more than a page (25)
+FIRST = datetime.date(2025, 1, 1)
+
+
+@pytest.fixture
+def many(db):
+    players = Player.objects.bulk_create(
+        Player(name=f"Player {n:02}", sort_name=f"player {n:02}", rating=Decimal(1600 - n))
+        for n in range(MORE)
+    )
+    matches = Match.objects.bulk_create(
+        Match(
+            player_a=players[0],
+            player_b=players[n + 1],
+            length=5,
+            date=FIRST + datetime.timedelta(days=n),
+        )
+        for n in range(MORE - 1)
+    )
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player=player,
+            match=match,
+            order=order,
+            rating_before=Decimal(1500),
+            rating_after=Decimal(1501),
+            experience_after=order,
+        )
+        for order, match in enumerate(matches, start=1)
+        for player in (match.player_a, match.player_b)
+    )
+    tournaments = Tournament.objects.bulk_create(
+        Tournament(name=f"Tournament {n:02}", date=FIRST + datetime.timedelta(days=n))
+        for n in range(MORE)
+    )
+    kind = ContentType.objects.get_for_model(Tournament)
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            code="tournament.edited",
+            subject_type=kind,
+            subject_id=tournaments[0].pk,
+            tournament_id=tournaments[0].pk,
+        )
+        for _ in range(210)  # more than its page of 200
+    )
+    return {"player": players[0], "tournament": tournaments[0]}
+
+
+def count(pattern: str, page: bytes) -> int:
+    return len(re.findall(pattern, page.decode()))
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "item", "per_page"),
+    [
+        ("players", "/players/", r"Player \d\d</a>", 25),
+        ("rating list", "/ratings/", r"Player \d\d</a>", 25),
+        ("matches", "/matches/", r'href="/matches/\d+/"', 25),
+        ("tournaments", "/tournaments/", r"Tournament \d\d</a>", 25),
+    ],
+)
+def test_a_list_page_shows_a_page_and_links_the_next(client, many, name, path, item, per_page):
+    first = client.get(path)
+    assert first.status_code == 200
+    assert count(item, first.content) == per_page, name
+    assert "page=2" in first.content.decode(), name
+    second = client.get(path, {"page": 2})
+    assert 0 < count(item, second.content) <= MORE - per_page + 1, name
+
+
+def test_a_tournament_s_changes_come_two_hundred_a_page(client, many):
+    path = reverse("tournament_changes", args=[many["tournament"].pk])
+    first, second = client.get(path), client.get(path, {"page": 2})
+    assert first.status_code == second.status_code == 200
+    rows = r"<li><time"
+    assert count(rows, first.content) == 200 and count(rows, second.content) == 10
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/players", "/api/v1/matches", "/api/v1/tournaments", "/api/v1/players/{pk}/ratings"],
+)
+def test_the_api_s_lists_come_a_page_at_a_time(client, many, path):
+    answer = client.get(path.format(pk=many["player"].pk), {"page_size": 10}).json()
+    assert len(answer["items"]) == 10 and answer["pages"] == 3 and answer["next"]
