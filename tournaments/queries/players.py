@@ -24,6 +24,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce
 
 from club.models import Player
@@ -67,7 +68,7 @@ _GAME_POINTS = F("cube") * Case(
 )
 
 
-def _points_of(side: int) -> Coalesce:
+def _points_of(side: int) -> CombinedExpression:
     """What one side of the outer match scored before the cap: its games won and the
     penalty points given against the other side (tournament rules)."""
     games = (
@@ -85,7 +86,7 @@ def _points_of(side: int) -> Coalesce:
         .values("given")
     )
     zero = Value(0)
-    return Coalesce(Subquery(games), zero) + Coalesce(Subquery(penalties), zero)  # type: ignore[return-value]
+    return Coalesce(Subquery(games), zero) + Coalesce(Subquery(penalties), zero)
 
 
 def matches_with_winner(matches: QuerySet[Match]) -> QuerySet[Match]:
