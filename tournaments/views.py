@@ -4,12 +4,13 @@ from typing import TypedDict
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
-from django_tables2 import RequestConfig
+from django_tables2 import Table
 
 from club.audit import audit_for_subject
 from club.filters import PlayerFilter
@@ -19,11 +20,17 @@ from club.policy import can_change_player, can_create, require, sign_in_required
 from club.selectors import players_import_preview
 from club.services import player_create, player_update, players_import
 from club.tables import PlayerTable, table_page
-from matches.selectors import match_list, player_record
+from matches.selectors import match_list
 from matches.tables import MatchTable
 from money.views import player_table_rows
 
-from .queries.players import player_list, player_match_list, player_rating_history, rating_list
+from .queries.players import (
+    player_list,
+    player_match_list,
+    player_rating_history,
+    player_record_counted,
+    rating_list,
+)
 from .ratings import fibs_steps, rating_kept
 from .tables import PlayerMatchTable, RatingHistoryTable, RatingListTable
 
@@ -71,19 +78,40 @@ def rating_formula(request: HttpRequest) -> HttpResponse:
     return render(request, "rating_formula.html", context)
 
 
+# a player's matches and rating changes, a page at a time, as the other lists
+PER_PAGE = 25
+
+
+def _a_page(request: HttpRequest, table: Table) -> None:
+    """The page of ``table`` the request asks for (its own page number, by the table's
+    prefix), always PER_PAGE rows at most: unlike RequestConfig, no ``per_page`` in the
+    address makes one page hold a player's whole history. A page number that is not one
+    shows the first page, one past the end the last (as RequestConfig does)."""
+    table.request = request
+    try:
+        table.paginate(page=request.GET.get(table.prefixed_page_field, 1), per_page=PER_PAGE)
+    except PageNotAnInteger:
+        table.page = table.paginator.page(1)
+    except EmptyPage:
+        table.page = table.paginator.page(table.paginator.num_pages)
+
+
 def player(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's page: the figures over all their matches (counted by the database), then
+    their matches and rating changes a page at a time, each table with its own page number."""
     person = get_object_or_404(Player, pk=pk)
-    matches = list(player_match_list(player=person))
-    won, lost = player_record(player=person, matches=matches)
-    table = PlayerMatchTable(matches, orderable=False)
+    record = player_record_counted(player=person)
+    table = PlayerMatchTable(player_match_list(player=person), orderable=False, prefix="matches-")
     ratings = RatingHistoryTable(player_rating_history(player=person))
-    RequestConfig(request, paginate={"per_page": 25}).configure(ratings)
+    for paged in (table, ratings):
+        _a_page(request, paged)
     may_change = can_change_player(request.user, person)
     context = {
         "player": person,
         "table": table,
-        "won": won,
-        "lost": lost,
+        "played": record.played,
+        "won": record.won,
+        "lost": record.lost,
         "ratings": ratings,
         "may_change": may_change,
     }

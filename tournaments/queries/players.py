@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
+    Case,
+    Count,
     DecimalField,
     Exists,
     ExpressionWrapper,
@@ -18,10 +20,15 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    Sum,
+    Value,
+    When,
 )
+from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import Coalesce
 
 from club.models import Player
-from matches.models import Game, Match, ResultReport
+from matches.models import Game, Match, Penalty, ResultReport
 from matches.selectors import match_score_sheet, player_matches, player_reports_pending
 
 from ..models import Entry, EntryRequest, Event, RatingChange, Tournament
@@ -42,8 +49,97 @@ def player_rating_history(*, player: Player) -> QuerySet[RatingChange]:
 
 
 def player_match_list(*, player: Player) -> QuerySet[Match]:
-    """The player's matches, each with the event and round it is played in (if any)."""
-    return player_matches(player=player).select_related("place__event__tournament")
+    """The player's matches, newest first (the matches' date order, as their index has it),
+    each with the event and round it is played in (if any): for a page at a time."""
+    return (
+        player_matches(player=player)
+        .select_related("place__event__tournament")
+        .order_by("-date", "-id")
+    )
+
+
+# what a game is worth before the match cap (WBF 25): the cube times 1, 2 or 3, a resignation
+# the cube times what was given up (as :attr:`matches.models.Game.points`)
+_GAME_POINTS = F("cube") * Case(
+    When(result=Game.Result.RESIGNATION, then=F("resigned")),
+    When(result=Game.Result.GAMMON, then=Value(2)),
+    When(result=Game.Result.BACKGAMMON, then=Value(3)),
+    default=Value(1),
+)
+
+
+def _points_of(side: int) -> CombinedExpression:
+    """What one side of the outer match scored before the cap: its games won and the
+    penalty points given against the other side (tournament rules)."""
+    games = (
+        Game.objects.filter(match=OuterRef("pk"), winner=side)
+        .order_by()
+        .values("match")
+        .annotate(worth=Sum(_GAME_POINTS))
+        .values("worth")
+    )
+    penalties = (
+        Penalty.objects.filter(match=OuterRef("pk"), side=1 - side)
+        .order_by()
+        .values("match")
+        .annotate(given=Sum("points"))
+        .values("given")
+    )
+    zero = Value(0)
+    return Coalesce(Subquery(games), zero) + Coalesce(Subquery(penalties), zero)
+
+
+def matches_with_winner(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """The matches annotated with ``winner`` (0: player A, 1: player B, None while not
+    decided), in the database, as :func:`matches.selectors.match_score_sheet` decides it:
+    a walkover's winner; the final score when only it was written (a retirement too); the
+    opponent of a player who forfeited; else the side whose games and penalty points
+    reached the length (nothing is recorded after a win, so the other side's are fewer)."""
+    finished = Q(status=Match.Status.FINISHED)
+    return matches.alias(a_points=_points_of(0), b_points=_points_of(1)).annotate(
+        winner=Case(
+            When(status=Match.Status.WALKOVER, then=F("walkover_winner")),
+            When(
+                finished & Q(final_score_a__isnull=False),
+                then=Case(
+                    When(final_score_a__gt=F("final_score_b"), then=Value(0)), default=Value(1)
+                ),
+            ),
+            When(finished & ~Q(forfeit="") & Q(retired__isnull=False), then=1 - F("retired")),
+            When(
+                finished,
+                then=Case(When(Q(a_points__gt=F("b_points")), then=Value(0)), default=Value(1)),
+            ),
+            default=None,
+            output_field=IntegerField(null=True),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's figures over all their matches, counted by the database in one query."""
+
+    played: int  # decided: won or lost (walkovers included)
+    won: int
+    lost: int
+
+
+def player_record_counted(*, player: Player) -> PlayerRecord:
+    """Matches won and lost by the player (walkovers included), over all of them, in one
+    aggregate query whatever their number: what :func:`matches.selectors.player_record`
+    counts from every match's score sheet."""
+    mine = Q(player_a=player, winner=0) | Q(player_b=player, winner=1)
+    counted = (
+        matches_with_winner(Match.objects.filter(Q(player_a=player) | Q(player_b=player)))
+        .order_by()
+        .aggregate(
+            won=Count("pk", filter=mine),
+            lost=Count("pk", filter=Q(winner__isnull=False) & ~mine),
+        )
+    )
+    won, lost = counted["won"], counted["lost"]
+    return PlayerRecord(played=won + lost, won=won, lost=lost)
 
 
 def rating_list() -> QuerySet[Player]:
