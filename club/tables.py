@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import csv
+from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 import django_filters
 import django_tables2 as tables
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.db.models import QuerySet
+from django.http import HttpRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.encoding import force_str
+from django.utils.formats import number_format
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
-from tablib import Dataset
+from django_tables2.rows import BoundRow
 
 from .countries import country_name
 from .models import Player
@@ -35,34 +43,77 @@ def spreadsheet_safe(value: Any) -> Any:
     return value
 
 
-class SafeExport(TableExport):
-    """django-tables2's export with every text cell made spreadsheet-safe."""
-
-    def table_to_dataset(
-        self,
-        table: tables.Table,
-        exclude_columns: Iterable[str] | None,
-        dataset_kwargs: dict[str, Any] | None = None,
-    ) -> Dataset:
-        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
-        rows = [tuple(spreadsheet_safe(cell) for cell in row) for row in dataset]
-        headers = [spreadsheet_safe(header) for header in dataset.headers or []]
-        dataset.wipe()
-        dataset.headers = headers
-        for row in rows:
-            dataset.append(row)
-        return dataset
-
-
 EXPORT_FORMATS = ("csv",)
+# rows read from the database at a time: each chunk is one query and its prefetches, so a
+# download's memory and queries stay those of a chunk, whatever the rows
+EXPORT_CHUNK_ROWS = 500
 
 
-def table_export(request: HttpRequest, table: tables.Table, name: str) -> HttpResponse | None:
-    """The table as a download when ``?_export=csv`` asks for one."""
+class _Lines:
+    """A file-like object the csv writer writes one line into, read back at once."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def export_rows(table: tables.Table, limit: int) -> Iterator[list[Any]]:
+    """The table's header and at most ``limit`` rows, as django-tables2's export writes them
+    (every text cell made spreadsheet-safe), then a last line saying so when there were more.
+
+    A queryset is read ``EXPORT_CHUNK_ROWS`` at a time (its prefetches with each chunk), never
+    held whole. Its query runs before the first line comes: a failing one is an error page,
+    not a download cut short.
+    """
+    columns = [
+        column for column in table.columns.iterall() if not column.column.exclude_from_export
+    ]
+    data = table.data.data
+    if isinstance(data, QuerySet):
+        records: Iterator[Any] = data[: limit + 1].iterator(chunk_size=EXPORT_CHUNK_ROWS)
+    else:
+        records = iter(list(data)[: limit + 1])
+    first = next(records, None)  # the query runs here, in the view
+    header = [spreadsheet_safe(force_str(column.header, strings_only=True)) for column in columns]
+    cut = gettext(
+        "Only the first %(limit)s rows: narrow the list with its filters to download the rest."
+    ) % {"limit": number_format(limit, force_grouping=True)}
+
+    def lines() -> Iterator[list[Any]]:
+        yield header
+        if first is None:
+            return
+        for count, record in enumerate(chain([first], records)):
+            if count == limit:
+                yield [cut]
+                return
+            row = BoundRow(record, table=table)
+            yield [
+                spreadsheet_safe(force_str(row.get_cell_value(column.name), strings_only=True))
+                for column in columns
+            ]
+
+    return lines()
+
+
+def table_export(
+    request: HttpRequest, table: tables.Table, name: str
+) -> StreamingHttpResponse | None:
+    """The table as a download when ``?_export=csv`` asks for one: streamed, a chunk of rows
+    at a time, and at most ``settings.EXPORT_MAX_ROWS`` of them (the filters narrow it)."""
     export = request.GET.get("_export")
     if export not in EXPORT_FORMATS:
         return None
-    download: HttpResponse = SafeExport(export, table).response(f"{name}.{export}")
+    rows = export_rows(table, settings.EXPORT_MAX_ROWS)
+    writer = csv.writer(_Lines())
+    language = get_language()
+
+    def content() -> Iterator[str]:
+        with translation.override(language):  # the cells' words, read after the view returned
+            for row in rows:
+                yield writer.writerow(row)
+
+    download = StreamingHttpResponse(content(), content_type="text/csv; charset=utf-8")
+    download["Content-Disposition"] = f'attachment; filename="{name}.{export}"'
     return download
 
 
@@ -72,13 +123,15 @@ def table_page(
     filterset: django_filters.FilterSet,
     template: str,
     export_name: str,
-) -> HttpResponse:
+) -> HttpResponseBase:
     """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks."""
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     download = table_export(request, table, export_name)
     if download is not None:
         return download
-    return render(request, template, {"table": table, "filter": filterset})
+    bound = number_format(settings.EXPORT_MAX_ROWS, force_grouping=True)
+    context = {"table": table, "filter": filterset, "export_max_rows": bound}
+    return render(request, template, context)
 
 
 class PlayerTable(tables.Table):

@@ -38,6 +38,8 @@ SITE_URL       the address phones open (http://192.168.1.20:8000 at a venue, the
                http://127.0.0.1:8000, QR codes to the address the page was asked at.
                `manage.py venue` (make venue) sets it to this machine's LAN address
 INVITATION_DAYS  how long a player's invitation link works, in days (default 14)
+EXPORT_MAX_ROWS  the most rows one CSV download (matches, players, ratings, standings) holds
+               (default 10000); past it the file ends with a line saying to narrow the filters
 
 The JSON API (docs/api.md)
 API_RATE_ANONYMOUS  how often one address may call /api/v1/ without signing in (default 60/min;
@@ -233,6 +235,10 @@ DICE_SEED = os.environ.get("DICE_SEED") or None
 
 # The group whose members (with staff) may change anything; everyone else reads.
 DIRECTORS_GROUP = "Directors"
+
+# --- Downloads: a CSV is streamed a chunk of rows at a time (club.tables.table_export) and
+# holds at most this many rows, so no request reads the whole history
+EXPORT_MAX_ROWS = env_int("EXPORT_MAX_ROWS", 10_000, minimum=1)
 
 # --- Match files: how large, and where their replays are kept ----------------------------------
 # A match file over this is refused (413) with the limit in plain words; the reader also stops

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -91,9 +92,9 @@ from .tables import MatchTable
 View: TypeAlias = Callable[..., HttpResponse]
 
 
-def matches(request: HttpRequest) -> HttpResponse:
+def matches(request: HttpRequest) -> HttpResponseBase:
     filterset = MatchFilter(request.GET, queryset=match_list())
-    page: HttpResponse = table_page(
+    page: HttpResponseBase = table_page(
         request, MatchTable(filterset.qs), filterset, "matches.html", "matches"
     )
     return page

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -165,7 +166,7 @@ def live_page(
 
 
 @live(by_event)
-def event(request: HttpRequest, pk: int) -> HttpResponse:
+def event(request: HttpRequest, pk: int) -> HttpResponseBase:
     found = event_or_404(pk)
     context = _event_context(request, found)
     if context["standings"] is not None:

@@ -38,6 +38,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, F, IntegerField, Model, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -185,21 +186,23 @@ P = ParamSpec("P")
 def live(
     where: Callable[[dict[str, Any]], dict[str, int]],
 ) -> Callable[
-    [Callable[Concatenate[HttpRequest, P], HttpResponse]],
-    Callable[Concatenate[HttpRequest, P], HttpResponse],
+    [Callable[Concatenate[HttpRequest, P], HttpResponseBase]],
+    Callable[Concatenate[HttpRequest, P], HttpResponseBase],
 ]:
     """A live page: ETag and 304 through Django's ``condition``; its answers (304 included)
     must be checked again before reuse (``no-cache``) and vary with the language, the
     cookies (who is signed in) and ``HX-Request`` (the content only)."""
 
     def decorate(
-        view: Callable[Concatenate[HttpRequest, P], HttpResponse],
-    ) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
+        view: Callable[Concatenate[HttpRequest, P], HttpResponseBase],
+    ) -> Callable[Concatenate[HttpRequest, P], HttpResponseBase]:
         def etag(request: HttpRequest, **kwargs: Any) -> str | None:
             return live_etag(request, **where(kwargs))
 
         @wraps(view)
-        def rendered_once(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        def rendered_once(
+            request: HttpRequest, *args: P.args, **kwargs: P.kwargs
+        ) -> HttpResponseBase:
             """The content only is rendered once an ETag (per process without Redis): after a
             change, the first viewer's poll renders it and the others' are answered from the
             cache. The ETag names everything the content depends on, so this is as sound as
@@ -210,14 +213,18 @@ def live(
                 if kept is not None:
                     return HttpResponse(kept)
             response = view(request, *args, **kwargs)
-            if key is not None and response.status_code == 200 and not response.streaming:
+            if (
+                key is not None
+                and response.status_code == 200
+                and isinstance(response, HttpResponse)
+            ):
                 cache.set(key, response.content, CONTENT_KEPT_SECONDS)
             return response
 
         conditional = condition(etag_func=etag)(rendered_once)
 
         @wraps(view)
-        def wrapped(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        def wrapped(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
             response = conditional(request, *args, **kwargs)
             patch_vary_headers(response, ["Accept-Language", "Cookie", "HX-Request", "HX-Target"])
             if response.status_code in (200, 304):

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -51,12 +52,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"recent": recent})
 
 
-def players(request: HttpRequest) -> HttpResponse:
+def players(request: HttpRequest) -> HttpResponseBase:
     filterset = PlayerFilter(request.GET, queryset=player_list())
     return table_page(request, PlayerTable(filterset.qs), filterset, "players.html", "players")
 
 
-def ratings(request: HttpRequest) -> HttpResponse:
+def ratings(request: HttpRequest) -> HttpResponseBase:
     """The club's rating list, public like the players' list."""
     filterset = PlayerFilter(request.GET, queryset=rating_list())
     return table_page(request, RatingListTable(filterset.qs), filterset, "ratings.html", "ratings")

@@ -161,7 +161,7 @@ def test_the_form_refuses_text_that_is_no_country_on_its_page(director_client, a
 def test_the_players_list_shows_the_country_s_name_and_exports_the_code(client, anna):
     assert "Italia" in text(client.get(reverse("players"), HTTP_ACCEPT_LANGUAGE="it"))
     assert "Italy" in text(client.get(reverse("players"), HTTP_ACCEPT_LANGUAGE="en"))
-    exported = client.get(reverse("players"), {"_export": "csv"}).content.decode()
+    exported = client.get(reverse("players"), {"_export": "csv"}).getvalue().decode()
     assert "Anna Rossi,Circolo Backgammon Milano,IT," in exported
 
 

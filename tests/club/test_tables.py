@@ -16,7 +16,7 @@ HOSTILE = ['=HYPERLINK("http://evil.example","Click")', "+1+1", "-2+3", "@SUM(A1
 
 def rows(response):
     assert response["Content-Type"].startswith("text/csv")
-    return list(csv.reader(io.StringIO(response.content.decode())))
+    return list(csv.reader(io.StringIO(response.getvalue().decode())))
 
 
 def test_the_players_download_neutralises_formulas(client):

@@ -58,7 +58,7 @@ def test_match_page_shows_the_sheet_with_the_crawford_game(client, match5, recor
 def test_csv_export(client, match5, record):
     record(match5, 1, cube=2, result="gammon")
     response = client.get(reverse("matches"), {"_export": "csv"})
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert response["Content-Type"].startswith("text/csv")
     assert rows[1][1:5] == ["Anna Rossi", "Bruno Bianchi", "5", "0-4"]
 

@@ -331,7 +331,7 @@ def test_a_late_swiss_arrivals_missed_round_shows_as_a_loss_on_the_page_and_in_t
 
     assert "counts as a loss" in page_words(director_client.get(event.get_absolute_url()))
     download = director_client.get(event.get_absolute_url(), {"_export": "csv"})
-    table = list(csv.reader(io.StringIO(download.content.decode())))
+    table = list(csv.reader(io.StringIO(download.getvalue().decode())))
     heading, lines = table[0], {row[1]: dict(zip(table[0], row, strict=True)) for row in table[1:]}
     assert {"played", "wins", "losses"} <= set(heading)
     assert (lines["Late01"]["played"], lines["Late01"]["wins"], lines["Late01"]["losses"]) == (

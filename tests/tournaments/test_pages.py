@@ -207,7 +207,7 @@ def test_swiss_standings_download_as_csv(client, event_with, finish, director):
     event_draw(event=event, seed=5, user=director)
     play_everything(event, finish, random.Random(5))
     response = client.get(event.get_absolute_url() + "?_export=csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert rows[0][:5] == ["#", "player", "played", "wins", "losses"]
     assert "Buchholz" in rows[0] and "median" in rows[0] and "pool" not in rows[0]
     assert len(rows) == 6

@@ -90,7 +90,7 @@ def test_a_filtered_rating_list_keeps_the_ranks_of_the_whole_list(client, rated)
 def test_the_rating_list_sorts_by_name_and_downloads_with_its_ranks(client, rated):
     rows = table_rows(client.get(reverse("ratings"), {"sort": "name"}), "rating-list")
     assert [row[1] for row in rows] == ["Ada", "Bea", "Cleo", "Dora"]
-    download = client.get(reverse("ratings"), {"_export": "csv"}).content.decode()
+    download = client.get(reverse("ratings"), {"_export": "csv"}).getvalue().decode()
     lines = download.splitlines()
     assert lines[0].startswith("#,name,club")
     assert lines[3].startswith("3,Bea,Roma")

@@ -85,7 +85,7 @@ def test_after_a_cycle_the_two_still_level_are_ranked_by_the_match_between_them(
         ("2", "P01", "scontri diretti"),
     ]
     download = client.get(event.get_absolute_url() + "?_export=csv")
-    table = list(csv.reader(io.StringIO(download.content.decode())))
+    table = list(csv.reader(io.StringIO(download.getvalue().decode())))
     placed = table[0].index("placed by")
     assert [(row[0], row[1], row[placed]) for row in table[1:3]] == [
         ("1", "P02", "head-to-head"),

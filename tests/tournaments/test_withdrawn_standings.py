@@ -53,7 +53,7 @@ def test_the_standings_page_marks_a_withdrawn_player(
 def test_the_standings_csv_has_a_withdrawn_column(client, swiss_with_a_withdrawal):
     event, gone = swiss_with_a_withdrawal
     response = client.get(event.get_absolute_url() + "?_export=csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     column = rows[0].index("withdrawn")
     flags = {row[1]: row[column] for row in rows[1:]}
     assert flags.pop(gone.name) == "yes"
