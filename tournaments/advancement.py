@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.db.models import Max, Min, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
 
@@ -289,6 +290,7 @@ def ratings_after(*, match: Match, corrected: bool = False) -> None:
     """A newly finished match moves both ratings; a change to a rated match (its result
     corrected, or no longer one that counts), or a result that falls before rated ones,
     works them out again from that match on (:func:`ratings_rederive_from`)."""
+    _history_lock()
     before = RatingChange.objects.filter(match=match).aggregate(first=Min("order"))["first"]
     rated = _rated(match)
     if before is None and rated is None:
@@ -308,6 +310,20 @@ def ratings_after(*, match: Match, corrected: bool = False) -> None:
     records = _apply(last + 1, match, winner, loser)
     RatingChange.objects.bulk_create(records)
     Player.objects.bulk_update([winner, loser], ["rating", "experience"])
+
+
+# any fixed number: the key of PostgreSQL's lock on the rating history ("ratings" in ASCII)
+RATINGS_LOCK = 0x72617469
+
+
+def _history_lock() -> None:
+    """One change to the rating history at a time, until the transaction ends: each works
+    from the history as the one before left it (the orders it numbers from, the ratings it
+    starts from). On PostgreSQL a transaction's advisory lock (taken again, it is already
+    held); SQLite lets one transaction write at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
 
 
 def _pk(player: Player) -> int:
@@ -338,6 +354,7 @@ def ratings_rederive_from(order: int) -> None:
     change before it (1500 and no experience without one), the rating changes from there
     are deleted and the finished matches after the one before ``order`` applied again in
     the order they finished. Only those players' rows are locked."""
+    _history_lock()
     if order <= 1:
         finished = match_list().filter(status=Match.Status.FINISHED)
     else:
@@ -346,8 +363,8 @@ def ratings_rederive_from(order: int) -> None:
             .values_list("match__finished_at", "match_id")
             .first()
         )
-        if previous is None:  # a gap in the history: only the whole of it is sure
-            ratings_rederive()
+        if previous is None or previous[0] is None:
+            ratings_rederive()  # a gap, or a change not yet followed: only the whole is sure
             return
         finished = match_list().filter(status=Match.Status.FINISHED).filter(_after(*previous))
     rated = []
@@ -388,6 +405,7 @@ def ratings_rederive(progress: Callable[[int, int], None] | None = None) -> None
 
     ``progress(done, total)``, when given, hears how far it is every 500 matches and at
     the end (the ``ratings_rederive`` command prints it)."""
+    _history_lock()
     players = {p.pk: p for p in Player.objects.select_for_update()}
     for player in players.values():
         player.rating, player.experience = Decimal("1500.00"), 0

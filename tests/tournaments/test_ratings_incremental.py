@@ -215,3 +215,46 @@ def test_the_command_works_every_rating_out_again_and_says_how_far_it_is(directo
     assert _state() == step
     assert "1 of 1 finished matches" in err.getvalue()
     assert "Ratings worked out again." in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL's locks (run by .ci/run's PostgreSQL pass); "
+    "SQLite serialises every write",
+)
+def test_two_corrections_at_once_still_give_what_the_whole_history_gives(director):
+    import threading
+
+    from django.db import connections
+
+    a, b, c, d = (player_create(name=n, user=SYSTEM) for n in ("A", "B", "C", "D"))
+    pairs = ((a, b), (c, d), (a, c), (b, d), (a, d))
+    matches = []
+    for first, second in pairs:
+        match = match_create(player_a=first, player_b=second, length=5, user=SYSTEM)
+        matches.append(match_record_final_score(match=match, score_a=5, score_b=2, user=director))
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def correct(match):
+        try:
+            barrier.wait()
+            fresh = Match.objects.get(pk=match.pk)
+            match_record_final_score(match=fresh, score_a=3, score_b=5, user=director)
+        except Exception as error:  # reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=correct, args=(m,)) for m in matches[:2]]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    step = _state()
+    assert [order for _, _, order, *_ in step[1]].count(5) == 2
+    with transaction.atomic():
+        ratings_rederive()
+    assert _state() == step
