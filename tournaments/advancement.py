@@ -12,11 +12,13 @@ the change that caused it is in the audit under its author's name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db import connection
+from django.db.models import Max, Min, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
 
 from club.actors import Actor
@@ -286,30 +288,134 @@ def _apply(order: int, match: Match, winner: Player, loser: Player) -> list[Rati
 
 def ratings_after(*, match: Match, corrected: bool = False) -> None:
     """A newly finished match moves both ratings; a change to a rated match (its result
-    corrected, or no longer one that counts) re-derives them all."""
-    already = RatingChange.objects.filter(match=match).exists()
-    if already or (corrected and RatingChange.objects.filter(match__id__gt=match.pk).exists()):
-        ratings_rederive()
-        return
+    corrected, or no longer one that counts), or a result that falls before rated ones,
+    works them out again from that match on (:func:`ratings_rederive_from`)."""
+    _history_lock()
+    before = RatingChange.objects.filter(match=match).aggregate(first=Min("order"))["first"]
     rated = _rated(match)
-    if rated is None:
+    if before is None and rated is None:
         return
-    winner, loser = (Player.objects.select_for_update().get(pk=p.pk) for p in rated)
-    last = RatingChange.objects.order_by("-order").values_list("order", flat=True).first() or 0
+    falls = _falls_at(match) if rated is not None else None
+    starts = [order for order in (before, falls) if order is not None]
+    if starts:
+        ratings_rederive_from(min(starts))
+        return
+    assert rated is not None  # a newly rated match after every rated one: it only adds
+    winner, loser = (
+        Player.objects.select_for_update().get(pk=p.pk) for p in sorted(rated, key=_pk)
+    )
+    if winner.pk != rated[0].pk:
+        winner, loser = loser, winner
+    last = RatingChange.objects.aggregate(last=Max("order"))["last"] or 0
     records = _apply(last + 1, match, winner, loser)
     RatingChange.objects.bulk_create(records)
     Player.objects.bulk_update([winner, loser], ["rating", "experience"])
 
 
-def ratings_rederive() -> None:
-    """Every rating from the start, finished matches in the order they finished."""
+# any fixed number: the key of PostgreSQL's lock on the rating history ("ratings" in ASCII)
+RATINGS_LOCK = 0x72617469
+
+
+def _history_lock() -> None:
+    """One change to the rating history at a time, until the transaction ends: each works
+    from the history as the one before left it (the orders it numbers from, the ratings it
+    starts from). On PostgreSQL a transaction's advisory lock (taken again, it is already
+    held); SQLite lets one transaction write at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
+
+
+def _pk(player: Player) -> int:
+    return player.pk
+
+
+def _after(finished_at: Any, pk: int, prefix: str = "") -> Q:
+    """The matches that come after (finished_at, pk) in the rating history's order."""
+    return Q(**{f"{prefix}finished_at__gt": finished_at}) | Q(
+        **{f"{prefix}finished_at": finished_at, f"{prefix}id__gt": pk}
+    )
+
+
+def _falls_at(match: Match) -> int | None:
+    """The order a rated ``match`` takes in the history: that of the first rated match
+    after it (None: after them all)."""
+    later = RatingChange.objects.filter(_after(match.finished_at, match.pk, "match__")).exclude(
+        match=match
+    )
+    first: int | None = later.aggregate(first=Min("order"))["first"]
+    return first
+
+
+def ratings_rederive_from(order: int) -> None:
+    """The ratings worked out again from the ``order``-th rated match on, as
+    :func:`ratings_rederive` would: every player the history from there touches (its
+    rated matches now, and those it held before) starts again from their last rating
+    change before it (1500 and no experience without one), the rating changes from there
+    are deleted and the finished matches after the one before ``order`` applied again in
+    the order they finished. Only those players' rows are locked."""
+    _history_lock()
+    if order <= 1:
+        finished = match_list().filter(status=Match.Status.FINISHED)
+    else:
+        previous = (
+            RatingChange.objects.filter(order=order - 1)
+            .values_list("match__finished_at", "match_id")
+            .first()
+        )
+        if previous is None or previous[0] is None:
+            ratings_rederive()  # a gap, or a change not yet followed: only the whole is sure
+            return
+        finished = match_list().filter(status=Match.Status.FINISHED).filter(_after(*previous))
+    rated = []
+    for match in finished.order_by("finished_at", "id"):
+        pair = _rated(match)
+        if pair is not None:
+            rated.append((match, pair[0].pk, pair[1].pk))
+    touched = {pk for _, winner, loser in rated for pk in (winner, loser)}
+    touched.update(
+        RatingChange.objects.filter(order__gte=order).values_list("player_id", flat=True)
+    )
+    last = RatingChange.objects.filter(player=OuterRef("pk"), order__lt=order).order_by("-order")
+    players = {
+        p.pk: p
+        for p in Player.objects.select_for_update()
+        .filter(pk__in=touched)
+        .annotate(
+            last_rating=Subquery(last.values("rating_after")[:1]),
+            last_experience=Subquery(last.values("experience_after")[:1]),
+        )
+        .order_by("pk")
+    }
+    for player in players.values():
+        if player.last_rating is None:
+            player.rating, player.experience = Decimal("1500.00"), 0
+        else:
+            player.rating, player.experience = player.last_rating, player.last_experience
+    records: list[RatingChange] = []
+    for step, (match, winner, loser) in enumerate(rated, start=order):
+        records += _apply(step, match, players[winner], players[loser])
+    RatingChange.objects.filter(order__gte=order).delete()
+    RatingChange.objects.bulk_create(records, batch_size=500)
+    Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
+
+
+def ratings_rederive(progress: Callable[[int, int], None] | None = None) -> None:
+    """Every rating from the start, finished matches in the order they finished.
+
+    ``progress(done, total)``, when given, hears how far it is every 500 matches and at
+    the end (the ``ratings_rederive`` command prints it)."""
+    _history_lock()
     players = {p.pk: p for p in Player.objects.select_for_update()}
     for player in players.values():
         player.rating, player.experience = Decimal("1500.00"), 0
     records: list[RatingChange] = []
     order = 0
     finished = match_list().filter(status=Match.Status.FINISHED).order_by("finished_at", "id")
-    for match in finished:
+    total = finished.count() if progress is not None else 0
+    for done, match in enumerate(finished, start=1):
+        if progress is not None and done % 500 == 0:
+            progress(done, total)
         rated = _rated(match)
         if rated is None:
             continue
@@ -319,3 +425,5 @@ def ratings_rederive() -> None:
     RatingChange.objects.all().delete()
     RatingChange.objects.bulk_create(records, batch_size=500)
     Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
+    if progress is not None:
+        progress(total, total)
