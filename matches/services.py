@@ -152,8 +152,11 @@ def result_write(
     if not board and report is None:
         require(can_change_match(user, match))
     with transaction.atomic():
+        # NO KEY UPDATE: the row changes, never its key, so the rating history's rows that
+        # refer to this match (FOR KEY SHARE) are written meanwhile by another result's
+        # re-derivation instead of the two waiting on each other (PostgreSQL)
         locked = (
-            Match.objects.select_for_update(of=("self",))
+            Match.objects.select_for_update(of=("self",), no_key=True)
             .select_related("player_a", "player_b")
             .get(pk=match.pk)
         )
