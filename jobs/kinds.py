@@ -70,6 +70,8 @@ class JobKind:
     # where its result is looked at, once done (None: the job's own page)
     result_url: Callable[[Job], str | None] | None = None
     retries: int = 3  # automatic retries when the database or the queue does not answer
+    # more errors that mean "not now" for this kind (a mail server down: OSError, SMTPException)
+    transient: tuple[type[Exception], ...] = ()
 
 
 _KINDS: dict[str, JobKind] = {}

@@ -78,7 +78,7 @@ def job_run(job_id: int) -> str:
             total=figures["total"],
         )
         return "failed"
-    except TRANSIENT as error:
+    except (*TRANSIENT, *kind.transient) as error:
         if job.attempts <= kind.retries:
             logger.warning("Job %s (%s) will be tried again: %s", job.pk, job.kind, error)
             Job.objects.filter(pk=job.pk).update(state=Job.State.QUEUED)
