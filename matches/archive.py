@@ -258,7 +258,7 @@ def _summary(result: Mapping[str, Any]) -> str:
         said += ", " + ngettext(
             "%(count)s not read: %(files)s", "%(count)s not read: %(files)s", len(unread)
         ) % {"count": len(unread), "files": listed}
-    return said + "."
+    return said if said.endswith(".") else said + "."  # a reason ends with its own
 
 
 def _matches_page(job: Job) -> str:

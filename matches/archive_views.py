@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
@@ -94,8 +95,10 @@ def archive_import(request: HttpRequest) -> HttpResponse:
             return redirect("jobs:job", pk=job.pk)
     context = {
         "form": form,
-        "archive_max_mb": settings.ARCHIVE_MAX_BYTES // 1_000_000,
-        "match_file_max_kb": settings.MATCH_FILE_MAX_BYTES // 1000,
+        "archive_max_mb": number_format(settings.ARCHIVE_MAX_BYTES // 1_000_000),
+        "match_file_max_kb": number_format(
+            settings.MATCH_FILE_MAX_BYTES // 1000, force_grouping=True
+        ),
     }
     return render(request, "matches_import.html", context, status=form.status)
 

@@ -173,9 +173,7 @@ def refusal(answer):
     ],
     ids=["not a zip", "no .mat", "only a path climbing out", "empty"],
 )
-def test_an_archive_that_cannot_be_imported_is_refused_in_words(
-    director_client, data, name, said
-):
+def test_an_archive_that_cannot_be_imported_is_refused_in_words(director_client, data, name, said):
     answer = upload(director_client, data, name)
     assert answer.status_code == 400
     assert said in refusal(answer)

@@ -10,6 +10,9 @@ import io
 
 import pytest
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 import club.tables
 from jobs.models import Job, JobFile
@@ -144,3 +147,32 @@ def test_another_visitor_cannot_take_the_file(director_client, member, director,
 
 def test_a_list_the_site_does_not_have_is_not_found(director_client):
     assert director_client.post(reverse("table_prepare", args=["nothing"])).status_code == 404
+
+
+names = st.sampled_from(["player", "status", "length", "sort", "page", "_export", "date_after"])
+values = st.text(alphabet="ab 1-&=", max_size=4)
+
+
+@examples(max_examples=100)
+@given(st.lists(st.tuples(names, values), max_size=6), st.randoms())
+def test_the_same_list_asked_in_any_order_is_the_same_query(pairs, rng):
+    """The job's key: the same filters in any order are one list; which page was shown, or
+    a download asked, is not part of it; and the query reads back to the same list."""
+    from django.http import QueryDict
+
+    from club.tables import export_query
+
+    one, other = QueryDict(mutable=True), QueryDict(mutable=True)
+    for name, value in pairs:
+        one.appendlist(name, value)
+    order = sorted({name for name, _ in pairs})
+    rng.shuffle(order)
+    for name in order:  # the names in another order, each name's values in theirs
+        other.setlist(name, one.getlist(name))
+    said = export_query(one)
+    assert said == export_query(other)
+    back = QueryDict(said)
+    assert not {"page", "_export"} & set(back)
+    for name in back:
+        assert back.getlist(name) == [value for value in one.getlist(name) if value != ""]
+    assert export_query(back) == said

@@ -72,7 +72,8 @@ def test_queued_a_mail_waits_for_its_worker_and_is_tried_until_it_goes(duel, fla
     report_make(match=duel["match"], user=duel["a"], score_a=3, score_b=0)
     (job,) = mail_jobs()
     assert mail.outbox == [] and job.params["address"] == "b@example.org"
-    assert job.params["kind"] == "report_waiting" and job.params["player"] == duel["match"].player_b_id
+    assert job.params["kind"] == "report_waiting"
+    assert job.params["player"] == duel["match"].player_b_id
     assert job.params["subject"].startswith("[Crawford] ") and "http" in job.params["body"]
     for _ in range(5):  # the worker comes back to it: each pass tries the waiting once
         jobs_run_waiting()
