@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import penalty_views, report_views, views
+from . import archive_views, penalty_views, report_views, views
 from .board import views as board_views
 
 urlpatterns = [
@@ -35,4 +35,6 @@ urlpatterns = [
     path("<int:pk>/report/confirm/", report_views.report_confirm_view, name="report_confirm"),
     path("<int:pk>/report/dispute/", report_views.report_dispute_view, name="report_dispute"),
     path("<int:pk>/report/withdraw/", report_views.report_withdraw_view, name="report_withdraw"),
+    path("import/", archive_views.archive_import, name="matches_import"),
+    path("export/<slug:table>/", archive_views.table_prepare, name="table_prepare"),
 ]
