@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import chain
 from typing import Any
 
@@ -141,14 +141,16 @@ def table_page(
     filterset: django_filters.FilterSet,
     template: str,
     export_name: str,
+    extra: Mapping[str, Any] | None = None,
 ) -> HttpResponseBase:
-    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks."""
+    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks;
+    ``extra``: more for the page's template (a notice, a button)."""
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     download = table_export(request, table, export_name)
     if download is not None:
         return download
     bound = number_format(settings.EXPORT_MAX_ROWS, force_grouping=True)
-    context = {"table": table, "filter": filterset, "export_max_rows": bound}
+    context = {"table": table, "filter": filterset, "export_max_rows": bound, **(extra or {})}
     return render(request, template, context)
 
 
