@@ -61,13 +61,16 @@ def ratings_rederive_start(*, user: Actor) -> Job:
 
 
 def _run(job: Job, progress: Progress) -> Mapping[str, Any]:
-    order = job.params.get("order")
-    players = [p for p in job.params.get("players", []) if isinstance(p, int)]
+    asked = dict(job.params)
+    for failed in _uncovered(job):  # what a failed run left undone is done with this one
+        asked = _merge(asked, failed.params)
+    order = asked.get("order")
+    players = [p for p in asked.get("players", []) if isinstance(p, int)]
     with transaction.atomic():
         if isinstance(order, int) and order > 1:
             rated = ratings_rederive_from(order, players=players, progress=progress)
         else:
-            order = 1
+            order, players = 1, []
             rated = ratings_rederive(progress=progress)
         # the ratings changed with no other change: the API's and the live pages' tags
         # follow the audit, so the job's end is in it
@@ -77,7 +80,39 @@ def _run(job: Job, progress: Progress) -> Mapping[str, Any]:
             subject=job,
             params={"order": order, "rated": rated},
         )
-    return {"order": order, "rated": rated}
+    return {"order": order, "rated": rated, **({"players": players} if players else {})}
+
+
+def _uncovered(job: Job) -> list[Job]:
+    """The ratings jobs that failed and that no run since has covered (from their order or
+    earlier, their players included): a correction after a failure asks only from its own
+    match, so the next run takes the failed ones' work on too. Few rows: the failed ones
+    since the last whole re-derivation."""
+    ratings = Job.objects.filter(kind=KIND).exclude(pk=job.pk)
+    last_whole = (
+        ratings.filter(state=Job.State.DONE, result__order=1)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    ) or 0
+    failed = list(ratings.filter(state=Job.State.FAILED, pk__gt=last_whole).order_by("pk"))
+    if not failed:
+        return []
+    done = list(
+        ratings.filter(state=Job.State.DONE, pk__gt=failed[0].pk).values_list("pk", "result")
+    )
+
+    def covered(failed: Job) -> bool:
+        order = failed.params.get("order") or 1
+        players = set(failed.params.get("players", []))
+
+        def covers(result: Mapping[str, Any]) -> bool:
+            since = result.get("order") or 1
+            return since == 1 or (since <= order and players <= set(result.get("players", [])))
+
+        return any(pk > failed.pk and covers(result) for pk, result in done)
+
+    return [f for f in failed if not covered(f)]
 
 
 def _merge(waiting: Mapping[str, Any], asked: Mapping[str, Any]) -> dict[str, Any]:

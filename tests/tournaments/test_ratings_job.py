@@ -184,6 +184,33 @@ def test_two_corrections_waiting_are_one_job_from_the_earlier(director, held):
     assert AuditEntry.objects.filter(code="ratings.rederived").count() == 1
 
 
+def test_what_a_failed_job_left_undone_the_next_one_does(director, held):
+    """A correction after a failure asks only from its own match: the run takes on the
+    failed job's work too, once; a later run does not do it again."""
+    anna, bruno, carla = (player_create(name=n, user=SYSTEM) for n in ("Anna", "Bruno", "Carla"))
+    made = []
+    for a, b in ((anna, bruno), (bruno, carla), (anna, carla), (anna, bruno)):
+        match = match_create(player_a=a, player_b=b, length=3, user=SYSTEM)
+        made.append(match_record_final_score(match=match, score_a=3, score_b=1, user=director))
+    match_record_final_score(match=made[1], score_a=1, score_b=3, user=director)
+    with mock.patch(
+        "tournaments.ratings_jobs.ratings_rederive_from", side_effect=RuntimeError("down")
+    ):
+        jobs_run_waiting()
+    failed = Job.objects.get(kind=RATINGS_JOB)
+    assert failed.state == Job.State.FAILED and failed.params == {"order": 2}
+    assert _state() != _whole()
+    match_record_final_score(match=made[3], score_a=0, score_b=3, user=director)
+    jobs_run_waiting()
+    second = Job.objects.filter(kind=RATINGS_JOB).latest("pk")
+    assert second.params == {"order": 4} and second.result["order"] == 2
+    assert _state() == _whole()
+    match_record_final_score(match=made[3], score_a=3, score_b=2, user=director)
+    jobs_run_waiting()
+    assert Job.objects.filter(kind=RATINGS_JOB).latest("pk").result["order"] == 4
+    assert _state() == _whole()
+
+
 # --- the correction's request, through the game's correction page --------------------------
 
 
