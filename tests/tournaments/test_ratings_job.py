@@ -419,3 +419,60 @@ def test_sqlite_the_notice_asks_the_jobs_index(client, many_jobs):
 def test_postgresql_the_notice_asks_the_jobs_index(client, many_jobs):
     said = _plan(_pending_query(client))
     assert "jobs_kind_state" in said and "Seq Scan on jobs_job" not in said, said
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL's locks (.ci/run's PostgreSQL pass); SQLite serialises every write",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_result_recorded_while_the_job_runs_waits_for_it_and_counts(director, held):
+    """The job holds the history's lock to its end: a new result's request waits for it,
+    then appends to the history the job left, from the ratings it wrote."""
+    import threading
+    import time
+
+    from django.db import connections
+
+    import tournaments.ratings_jobs as ratings_jobs
+
+    a, b, c, d, e, f = (player_create(name=n, user=SYSTEM) for n in "ABCDEF")
+    for minute, (first, second) in enumerate(((a, b), (c, d), (a, c)), start=1):
+        with _at(minute):
+            match = match_create(player_a=first, player_b=second, length=5, user=SYSTEM)
+            match_record_final_score(match=match, score_a=5, score_b=2, user=director)
+    with _at(2):  # finished before the third: the job puts it third, the third fourth
+        match = match_create(player_a=b, player_b=d, length=5, user=SYSTEM)
+        match_record_final_score(match=match, score_a=5, score_b=2, user=director)
+    assert Job.objects.get(kind=RATINGS_JOB).params == {"order": 3}
+    working, go_on = threading.Event(), threading.Event()
+    real = ratings_jobs.ratings_rederive_from
+
+    def slow(*args, **kwargs):
+        done = real(*args, **kwargs)
+        working.set()  # the history written, the lock still held: the transaction is open
+        go_on.wait(10)
+        return done
+
+    def run():
+        try:
+            jobs_run_waiting()
+        finally:
+            connections.close_all()
+
+    with mock.patch.object(ratings_jobs, "ratings_rederive_from", slow):
+        worker = threading.Thread(target=run)
+        worker.start()
+        assert working.wait(10)
+        threading.Timer(1.0, go_on.set).start()
+        began = time.monotonic()
+        with _at(10):  # players the job does not touch: only the history's lock orders them
+            match = match_create(player_a=e, player_b=f, length=3, user=SYSTEM)
+            match_record_final_score(match=match, score_a=3, score_b=0, user=director)
+        waited = time.monotonic() - began
+        worker.join(10)
+    assert waited >= 0.8  # it waited for the job's end
+    assert not ratings_pending()
+    assert Job.objects.get(kind=RATINGS_JOB).state == Job.State.DONE
+    assert RatingChange.objects.filter(match=match, order=5).count() == 2  # after the job's
+    assert _state() == _whole()
