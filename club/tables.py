@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
@@ -198,8 +198,10 @@ def table_page(
     filterset: django_filters.FilterSet,
     template: str,
     export_name: str,
+    extra: Mapping[str, Any] | None = None,
 ) -> HttpResponseBase:
-    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks."""
+    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks;
+    ``extra``: more for the page's template (a notice, a button)."""
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     download = table_export(request, table, export_name)
     if download is not None:
@@ -213,6 +215,7 @@ def table_page(
         # whole file as background work instead (the matches list does)
         "export_capped": table.paginator.count > settings.EXPORT_MAX_ROWS,
         "export_query": export_query(request.GET),
+        **(extra or {}),
     }
     return render(request, template, context)
 

@@ -85,6 +85,7 @@ CREATING = {
     "matches/import/",
     "tournaments/new/",
     "tournaments/import/",
+    "ratings/again/",  # every rating worked out again: the Directors group's, no tournament's
 }
 # pages that only read, but only for the tournament's directors (and staff): marked as the
 # changes are (sign_in_required), so the walk refuses them to everyone else
