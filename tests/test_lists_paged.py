@@ -118,6 +118,7 @@ def test_the_api_s_lists_come_a_page_at_a_time(client, many, path):
 PAGED = {  # a page at a time (tested above)
     "players/", "ratings/", "matches/", "tournaments/", "tournaments/<int:pk>/changes/",
     "api/v1/players", "api/v1/matches", "api/v1/tournaments", "api/v1/players/<int:pk>/ratings",
+    "jobs/",  # a person's background work, 25 a page (tests/jobs)
 }  # fmt: skip
 # what one tournament, event, round, match or entry holds (an event has at most a few
 # hundred players, a match a few dozen games), or one person's own current things (My page
@@ -160,12 +161,17 @@ BOUNDED = {
     "api/v1/matches/<int:pk>",
     # one player, with won and lost counted by one aggregate (tests/api/test_player_record.py)
     "api/v1/players/<int:pk>",
+    # one job: its progress, its words, its one file (a season's CSV is made by the job, in
+    # slices, and served from the database: tests/matches/test_export_jobs.py)
+    "jobs/<int:pk>/", "jobs/<int:pk>/again/", "jobs/<int:pk>/file/",
 }  # fmt: skip
 # no list: a form for one new thing, a file, a document
 NOT_A_LIST = {
     "", "players/new/", "players/import/", "ratings/formula/", "tournaments/new/",
     "tournaments/import/", "matches/new/", "api/v1/", "api/v1/openapi.json", "api/v1/docs",
     "api/v1/transfer.schema.json", "ratings/again/",
+    # a form starting background work: an archive of match files, a list's whole CSV
+    "matches/import/", "matches/export/<slug:table>/",
 }  # fmt: skip
 # still growing with the history, each with the step that pages it
 NOT_YET = {
