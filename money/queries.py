@@ -8,6 +8,7 @@ Everything here is derived from the log (:class:`money.models.TableEvent`) throu
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
@@ -187,17 +188,23 @@ def _game_of(event: Event, before: Chouette, after: Chouette) -> int | None:
     return playing.number if playing is not None else None
 
 
-def player_tables(player: Player) -> list[PlayerTableRow]:
-    """The tables a player sat at, newest first, with their total at each, for their page
-    (money sessions and chouettes count for no rating)."""
-    rows: list[PlayerTableRow] = []
-    seats = (
+def player_seats(player: Player) -> QuerySet[Seat]:
+    """The seats a player took, the newest table first: their page shows them a page at a
+    time (a club's evenings add up over the years)."""
+    return (
         Seat.objects.filter(player=player)
         .select_related("table")
         .prefetch_related("table__seats")
         .order_by("-table__created", "-table_id")
     )
-    for seat in seats:
+
+
+def player_tables(player: Player, seats: Iterable[Seat] | None = None) -> list[PlayerTableRow]:
+    """The tables a player sat at (``seats``: one page of :func:`player_seats`; all of them
+    when not given), newest first, with their total at each, for their page (money sessions
+    and chouettes count for no rating). Each table's log is replayed: hence the page."""
+    rows: list[PlayerTableRow] = []
+    for seat in player_seats(player) if seats is None else seats:
         chouette = table_chouette(seat.table)
         stakes = _stakes(list(seat.table.seats.all()))
         me = str(player.pk)

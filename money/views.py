@@ -11,6 +11,7 @@ club's members, not for the open web.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -28,8 +29,8 @@ from club.models import Player
 from club.policy import can_start_table, own_player, require, sign_in_required
 
 from .forms import ChouetteForm, JoinForm, MoneySessionForm, normal_code
-from .models import Table, TableKind
-from .queries import player_tables, tables_for, tables_open
+from .models import Seat, Table, TableKind
+from .queries import player_seats, player_tables, tables_for, tables_open
 from .services import table_join, table_start
 
 PER_PAGE = 25  # tables a page, as the site's other lists
@@ -158,10 +159,22 @@ def join(request: HttpRequest) -> HttpResponse:
     return render(request, "money/join.html", context, status=400 if form.errors else 200)
 
 
-def player_table_rows(player: Player) -> list[dict[str, Any]]:
-    """The player's chouettes and money sessions for their page: each table, their points
-    and their money there (shown to signed-in members only, by the page)."""
-    return [
+@dataclass(frozen=True)
+class PlayerTablesPage:
+    page: Page[Seat]  # for the pager
+    rows: list[dict[str, Any]]  # each table of the page, the player's points and money there
+
+
+def player_table_rows(request: HttpRequest, player: Player) -> PlayerTablesPage | None:
+    """The player's chouettes and money sessions for their page, a page at a time
+    (``tables-page``; each table's log is replayed, so never all of them at once): each
+    table, their points and their money there (shown to signed-in members only, by the
+    page). None: they never sat at one."""
+    page = Paginator(player_seats(player), PER_PAGE).get_page(request.GET.get("tables-page"))
+    if not page.object_list:
+        return None
+    rows = [
         {"table": row.table, "points": row.points, "money": Decimal(row.cents) / 100}
-        for row in player_tables(player)
+        for row in player_tables(player, page.object_list)
     ]
+    return PlayerTablesPage(page, rows)

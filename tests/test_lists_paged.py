@@ -119,6 +119,9 @@ PAGED = {  # a page at a time (tested above)
     "players/", "ratings/", "matches/", "tournaments/", "tournaments/<int:pk>/changes/",
     "api/v1/players", "api/v1/matches", "api/v1/tournaments", "api/v1/players/<int:pk>/ratings",
     "jobs/",  # a person's background work, 25 a page (tests/jobs)
+    # its matches, its rating changes and its chouettes and money sessions, each a page
+    # at a time (tests/tournaments/test_player_page_pages.py)
+    "players/<int:pk>/",
 }  # fmt: skip
 # what one tournament, event, round, match or entry holds (an event has at most a few
 # hundred players, a match a few dozen games), or one person's own current things (My page
@@ -174,11 +177,7 @@ NOT_A_LIST = {
     "matches/import/", "matches/export/<slug:table>/",
 }  # fmt: skip
 # still growing with the history, each with the step that pages it
-NOT_YET = {
-    # its matches and ratings are paged; its chouettes and money sessions (signed in) are
-    # every table the player sat at, each replayed (money.queries.player_tables)
-    "players/<int:pk>/": "its chouettes and money sessions: every table, each replayed",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def test_every_address_is_known_to_be_paged_bounded_or_no_list():

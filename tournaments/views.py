@@ -163,7 +163,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     if may_change:
         context["changes"] = audit_for_subject(subject=person).order_by("-at", "-id")[:30]
     if request.user.is_authenticated:  # money between named players: for the club's members
-        context["money_tables"] = player_table_rows(person)
+        context["money_tables"] = player_table_rows(request, person)
     return render(request, "player.html", context)
 
 

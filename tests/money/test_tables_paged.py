@@ -142,3 +142,19 @@ def test_the_pager_in_english_and_italian(client, people, evenings, language, wo
     page = client.get(URL, HTTP_ACCEPT_LANGUAGE=language).content.decode()
     for word in words:
         assert word in section(page, "my-tables")
+
+
+def test_a_player_s_page_shows_their_tables_a_page_at_a_time(client, people, evenings):
+    """The player's page replays each table it lists: 25 at a time, newest first, with its
+    own page number (``tables-page``), so a member's page costs a page's replays, not a
+    club's years of evenings."""
+    anna, bruno = people["Anna"], people["Bruno"]
+    theirs = list(reversed(evenings(PER_PAGE + 2, [anna, bruno], closed=True)))
+    client.force_login(bruno.user)
+    path = reverse("player", args=[anna.pk])
+    first = client.get(path).content.decode()
+    assert listed(first, "money-tables") == theirs[:PER_PAGE]
+    assert "tables-page=2" in section(first, "money-tables")
+    second = client.get(path, {"tables-page": 2}).content.decode()
+    assert listed(second, "money-tables") == theirs[PER_PAGE:]
+    assert "page 2 of 2" in section(second, "money-tables")
