@@ -74,9 +74,10 @@ def celery_broker():
     app.conf.update(broker_url=before[0], broker_transport_options=before[1])
 
 
-def a_crashed_job(director) -> Job:
-    """Failed on its first attempt (a bug), it finishes when tried again."""
-    job = job_start(kind=ROWS, user=director, params={"n": 2, "crash_at": 1})
+def a_crashed_job(director, sleep: float = 0) -> Job:
+    """Failed on its first attempt (a bug), it finishes when tried again (``sleep`` seconds
+    after each of its two rows)."""
+    job = job_start(kind=ROWS, user=director, params={"n": 2, "crash_at": 1, "sleep": sleep})
     job.refresh_from_db()
     assert job.state == Job.State.FAILED
     return job
@@ -87,14 +88,14 @@ def a_crashed_job(director) -> Job:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_thread_runs_the_work_a_request_started(director, client, settings):
-    job = a_crashed_job(director)
+    job = a_crashed_job(director, sleep=2)
     settings.JOBS_BACKEND = "thread"
     client.force_login(director)
-    asked = time.monotonic()
     response = client.post(reverse("jobs:job_again", args=[job.pk]))
     assert response.status_code == 302
-    assert time.monotonic() - asked < 2  # the request did not wait for the work
-    assert wait_for(lambda: finished(job), 10)
+    assert finished(job) is None  # the request answered without waiting for the work (4 s)
+    assert "This page follows the work by itself" in page_words(client.get(response["Location"]))
+    assert wait_for(lambda: finished(job), 30)
     words = page_words(client.get(reverse("jobs:job", args=[job.pk])))
     assert "Done" in words and "2 of 2 rows made" in words
     assert Group.objects.filter(name__startswith=f"job{job.pk}-").count() == 2
@@ -134,7 +135,7 @@ def test_the_queue_down_costs_a_second_and_the_work_still_runs(
         response = client.post(reverse("jobs:job_again", args=[job.pk]))
         took = time.monotonic() - asked
         assert response.status_code == 302
-        assert took < 3, f"the page waited {took:.1f} s for the queue"
+        assert took < 4, f"the page waited {took:.1f} s for the queue"  # 1.3 s seen here
         assert wait_for(lambda: finished(job), 10).state == Job.State.DONE
     warnings = [r for r in caplog.records if r.name == "jobs.runner"]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
@@ -204,8 +205,8 @@ def worker(settings, celery_broker):
 def test_a_celery_worker_runs_the_job(director, client, worker):
     worker()
     job = job_start(kind=ROWS, user=director, params={"n": 3, "file": True}, key="worker")
-    done = wait_for(lambda: finished(job), 20)
-    assert done is not None, "the worker did not finish the job in 20 s"
+    done = wait_for(lambda: finished(job), 60)  # about 5 s; more on a busy machine
+    assert done is not None, "the worker did not finish the job in 60 s"
     assert (done.state, done.result, done.attempts) == ("done", {"made": 3, "rows": 3}, 1)
     client.force_login(director)
     words = page_words(client.get(reverse("jobs:job", args=[job.pk])))
@@ -221,13 +222,13 @@ def test_a_worker_killed_mid_job_leaves_it_to_try_again(director, client, worker
     from django.utils import timezone
 
     first = worker()
-    job = job_start(kind=ROWS, user=director, params={"n": 8, "sleep": 0.4}, key="killed")
+    job = job_start(kind=ROWS, user=director, params={"n": 20, "sleep": 0.25}, key="killed")
     made = Group.objects.filter(name__startswith="killed-")
-    assert wait_for(lambda: made.count() >= 2, 20), "the worker never began"
+    assert wait_for(lambda: made.count() >= 2, 60), "the worker never began"
     first.send_signal(signal.SIGKILL)
     first.wait(10)
     part = made.count()
-    assert 2 <= part < 8
+    assert 2 <= part < 20
     assert Job.objects.get(pk=job.pk).state == Job.State.RUNNING
     # a quarter of an hour later, nothing heard: the page offers "Try again"
     long_ago = timezone.now() - datetime.timedelta(minutes=20)
@@ -236,8 +237,8 @@ def test_a_worker_killed_mid_job_leaves_it_to_try_again(director, client, worker
     assert "Nothing has been heard" in page_words(client.get(reverse("jobs:job", args=[job.pk])))
     job_retry(job=Job.objects.get(pk=job.pk), user=director)
     worker()
-    done = wait_for(lambda: finished(job), 20)
+    done = wait_for(lambda: finished(job), 60)
     assert done is not None and done.state == Job.State.DONE
     assert done.attempts == 2
-    assert made.count() == 8  # nothing made twice
-    assert done.result == {"made": 8 - part, "rows": 8}
+    assert made.count() == 20  # nothing made twice
+    assert done.result == {"made": 20 - part, "rows": 20}
