@@ -6,12 +6,12 @@ a proxy in front of two gunicorns would run them (docs/deployment.md, Two web in
 
 Makes a database of its own (``--database`` on 127.0.0.1:5432, user postgres, trust),
 migrates it, collects the static files (staticfiles/, as a deployment does) and loads a
-director (``director``, password ``two-instances-1``) and a knockout of eight players with one
-result recorded (scripts/bench_live.py's), then starts a gunicorn on each port (``--workers``
-synchronous workers each) and a Celery worker (``--pool solo``), all with the same settings:
-DATABASE_URL, REDIS_URL (the cache: rate counts, live pages' content, jobs' progress),
-CELERY_BROKER_URL (the same Redis database, its keys prefixed ``two:``), DEBUG off. Sessions
-and sign-in lockouts are in the database, so every instance shares them too.
+director (``director``, password ``two-instances-1``), a knockout of eight players with one
+result recorded (scripts/bench_live.py's) and a job that failed, then starts a gunicorn on each
+port (``--workers`` synchronous workers each) and a Celery worker (``--pool solo``), all with
+the same settings: DATABASE_URL, REDIS_URL (the cache: rate counts, live pages' content, jobs'
+progress), CELERY_BROKER_URL (the same Redis database, its keys prefixed ``two:``), DEBUG off.
+Sessions and sign-in lockouts are in the database, so every instance shares them too.
 
 Prints one line of JSON once every instance answers (the addresses, the tournament, the event
 and an open match), then runs until stopped (Ctrl-C or SIGTERM): the processes are stopped, the
@@ -158,6 +158,7 @@ def _load() -> dict[str, int]:
     from bench_live import _knockout  # scripts/bench_live.py: its tournament, smaller
     from django.contrib.auth.models import Group, User
 
+    from jobs.models import Job
     from matches.models import Match
 
     director = User.objects.create_user("director", password=PASSWORD)
@@ -171,10 +172,21 @@ def _load() -> dict[str, int]:
         .order_by("place__round", "pk")
         .first()
     )
+    # the ratings' work, stopped on an error: "Try again" through one instance hands it to the
+    # worker, and the other shows it done
+    failed = Job.objects.create(
+        kind="ratings.rederive",
+        params={"order": 1},
+        state=Job.State.FAILED,
+        error="crashed",
+        attempts=1,
+        created_by=director,
+    )
     return {
         "tournament": event.tournament_id,
         "event": event.pk,
         "match": match.pk if match else 0,
+        "failed_job": failed.pk,
     }
 
 

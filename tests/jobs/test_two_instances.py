@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from html import unescape
 from pathlib import Path
@@ -159,6 +160,24 @@ def test_a_visitor_may_land_on_either_instance(site):
         a, "GET", bracket, headers={**CONTENT, "If-None-Match": changed.getheader("ETag")}
     )
     assert again.status == 304  # A and B agree on what the page is now
+
+
+def test_work_tried_again_through_one_is_run_by_the_worker_and_seen_on_the_other(site):
+    a, b = site["instances"]
+    director = Browser()
+    director.sign_in(b, *site["director"])
+    job = f"/jobs/{site['failed_job']}/"
+    _page, token = director.token(a, job)
+    response, _ = director.ask(a, "POST", f"{job}again/", {"csrfmiddlewaretoken": token})
+    assert response.status == 302, "Try again, through A"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        _r, page = director.ask(b, "GET", job)
+        if "Done" in words(page) or "Failed" in words(page):
+            break
+        time.sleep(0.5)
+    assert "Done" in words(page), words(page)
+    assert "Every rating was worked out again from the first rated match." in words(page)
 
 
 def test_the_api_rate_is_counted_once_for_both(site):
