@@ -194,8 +194,13 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # several directors on one laptop's site: wait for a write lock instead of failing at once
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # several directors on one laptop's site, and its background work in a thread: wait for
+    # the write lock instead of failing at once. A transaction takes it when it begins
+    # (IMMEDIATE): one that read first and wrote later would otherwise be refused "database is
+    # locked" at once, without waiting, when another wrote meanwhile (tests/jobs/sqlite_laptop.py)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Django's four: not like the user name or email, at least 8 characters, not one of the 20,000
@@ -302,11 +307,12 @@ NINJA_NUM_PROXIES = env_int("API_PROXIES", 0)
 # CELERY_BROKER_URL set (redis://127.0.0.1:6379/1): jobs go to Celery workers through it
 # (`celery -A config.celery worker`); unset, they run in a thread of each web process, one at a
 # time (a laptop: `make run` needs no Redis). JOBS_BACKEND overrides: celery, thread, or eager
-# (at once, in the request: the tests)
+# (at once, in the request: the tests). CELERY_KEY_PREFIX (default "crawford:") starts the
+# queue's keys in Redis
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
 JOBS_BACKEND = env("JOBS_BACKEND", "celery" if CELERY_BROKER_URL else "thread")
 if JOBS_BACKEND not in ("celery", "thread", "eager", "held"):
-    raise ImproperlyConfigured("JOBS_BACKEND must be celery, thread or eager")
+    raise ImproperlyConfigured("JOBS_BACKEND must be celery, thread, eager or held")
 if JOBS_BACKEND == "celery" and not CELERY_BROKER_URL:
     raise ImproperlyConfigured("JOBS_BACKEND=celery needs CELERY_BROKER_URL (redis://...)")
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-job leaves its message to another
@@ -315,7 +321,13 @@ CELERY_TASK_IGNORE_RESULT = True  # the job's row is its result
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # a broker that does not answer costs a web request about a second, then the job runs in the
 # web process instead (jobs.runner.job_dispatch), never a page held or a 500
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 2,
+    # the queue's keys in Redis start with this, so two sites (or a site and its tests) may
+    # share one Redis database without taking each other's jobs
+    "global_keyprefix": env("CELERY_KEY_PREFIX", "crawford:"),
+}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5}
 
 # --- Logging: what an operator reads ----------------------------------------------------------

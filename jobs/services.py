@@ -103,7 +103,10 @@ def job_stuck(job: Job) -> bool:
     heard = progress_read(job.pk)
     last = heard[2] if heard else None
     started = job.started_at.timestamp() if job.started_at else None
-    when = max(t for t in (last, started, 0.0) if t is not None)
+    known = [t for t in (last, started) if t is not None]
+    if not known:  # no time to go by (a row set running by hand): not taken as lost
+        return False
+    when = max(known)
     return timezone.now().timestamp() - when > timedelta(minutes=QUIET_MINUTES).total_seconds()
 
 

@@ -1,14 +1,19 @@
 """The one Celery task: "run job N". Everything else about the job is in its row
-(:mod:`jobs.runner`), so a message delivered twice, or after a worker died, runs it once."""
+(:mod:`jobs.runner`), so a message delivered twice, or after a worker died, runs it once.
+
+The task belongs to the site's own Celery application (config.celery), not to Celery's default
+one: a web process never imports config.celery otherwise, and ``shared_task`` there would send
+its messages to the default app's broker (amqp://localhost), where no worker listens.
+"""
 
 from __future__ import annotations
 
-from celery import shared_task
+from config.celery import app
 
 from .runner import job_dispatch, job_run
 
 
-@shared_task(name="jobs.run", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
+@app.task(name="jobs.run", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]
 def job_task(job_id: int, attempt: int = 0) -> str:
     outcome = job_run(job_id)
     if outcome == "retry":
