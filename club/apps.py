@@ -9,6 +9,7 @@ class ClubConfig(AppConfig):
     verbose_name = _("Club")
 
     def ready(self) -> None:
-        from . import sentences
+        from . import sentences, table_cells
 
         sentences.register()
+        table_cells.install()
