@@ -69,6 +69,7 @@ class JobKind:
     may_see: Callable[[Actor, Job], bool] | None = None
     # where its result is looked at, once done (None: the job's own page)
     result_url: Callable[[Job], str | None] | None = None
+    result_label: str = gettext_noop("See the result")  # the link's words (a msgid)
     retries: int = 3  # automatic retries when the database or the queue does not answer
     # more errors that mean "not now" for this kind (a mail server down: OSError, SMTPException)
     transient: tuple[type[Exception], ...] = ()

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club.policy import can_see_job, require, sign_in_required
@@ -50,6 +51,7 @@ def job_context(job: Job) -> dict[str, Any]:
         .only("name", "size")
         .first(),
         "result_url": result_url,
+        "result_label": _(kind.result_label) if kind else "",
         "stuck": job_stuck(job),
         "refresh_seconds": REFRESH_SECONDS,
     }

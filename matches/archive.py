@@ -273,6 +273,7 @@ def register() -> None:
             run=_run,
             summary=_summary,
             result_url=_matches_page,
+            result_label=gettext_noop("See the matches"),
             errors={
                 "not_allowed": gettext_noop(
                     "The account that started this import may no longer create matches."

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -40,11 +41,34 @@ from .advancement import (
 KIND = RATINGS_JOB
 
 
-def ratings_pending() -> bool:
-    """Whether the ratings are being brought up to date: a ratings job waits or runs. One
-    look-up of the index on the jobs' kind and state (jobs_kind_state), on every page that
+def ratings_state() -> str:
+    """ "working": a ratings job waits or runs, so the ratings are being brought up to date;
+    "failed": the last one failed and none has done its work since (the figures may be those
+    from before a correction until a director tries again); "": the ratings are up to date.
+    One query, by the index on the jobs' kind and state (jobs_kind_state), on every page that
     shows ratings."""
-    return Job.objects.filter(kind=KIND, state__in=(Job.State.QUEUED, Job.State.RUNNING)).exists()
+    later_done = Job.objects.filter(
+        kind=KIND, state=Job.State.DONE, created_at__gt=OuterRef("created_at")
+    )
+    found = (
+        Job.objects.filter(kind=KIND)
+        .filter(
+            Q(state__in=(Job.State.QUEUED, Job.State.RUNNING))
+            | Q(Q(state=Job.State.FAILED) & ~Exists(later_done))
+        )
+        .order_by("-state")  # running, queued, then failed: the first says it
+        .values_list("state", flat=True)
+        .first()
+    )
+    if found is None:
+        return ""
+    return "failed" if found == Job.State.FAILED else "working"
+
+
+def ratings_pending() -> bool:
+    """The ratings are not (yet) what the results say: being brought up to date, or the work
+    that would have failed (:func:`ratings_state`)."""
+    return bool(ratings_state())
 
 
 def can_rederive_ratings(user: Actor) -> bool:

@@ -35,7 +35,7 @@ from .queries.players import (
     rating_list,
 )
 from .ratings import fibs_steps, rating_kept
-from .ratings_jobs import can_rederive_ratings, ratings_pending, ratings_rederive_start
+from .ratings_jobs import can_rederive_ratings, ratings_rederive_start, ratings_state
 from .tables import PlayerMatchTable, RatingHistoryTable, RatingListTable
 
 
@@ -57,7 +57,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def players(request: HttpRequest) -> HttpResponseBase:
     filterset = PlayerFilter(request.GET, queryset=player_list())
-    extra = {"ratings_pending": ratings_pending()}
+    extra = {"ratings_pending": ratings_state()}
     return table_page(
         request, PlayerTable(filterset.qs), filterset, "players.html", "players", extra
     )
@@ -68,7 +68,7 @@ def ratings(request: HttpRequest) -> HttpResponseBase:
     see the button that works every rating out again."""
     filterset = PlayerFilter(request.GET, queryset=rating_list())
     extra = {
-        "ratings_pending": ratings_pending(),
+        "ratings_pending": ratings_state(),
         "may_rederive": can_rederive_ratings(request.user),
     }
     return table_page(
@@ -158,7 +158,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         "lost": record.lost,
         "ratings": ratings,
         "may_change": may_change,
-        "ratings_pending": ratings_pending(),
+        "ratings_pending": ratings_state(),
     }
     if may_change:
         context["changes"] = audit_for_subject(subject=person).order_by("-at", "-id")[:30]

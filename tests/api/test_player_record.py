@@ -160,7 +160,8 @@ def test_the_player_costs_the_same_queries_for_3_matches_or_30(client, people):
         play(cleo, bea, ENDINGS[n % len(ENDINGS)], me=n % 2)
     few, many = queries_for(client, ada), queries_for(client, cleo)
     assert len(few) == len(many)
-    # the ETag's key, the player, one aggregate: no match, game or penalty row is loaded
-    assert len(many) == 3
+    # the ETag's key, the player, one aggregate, whether the ratings wait for a job: no
+    # match, game or penalty row is loaded
+    assert len(many) == 4
     assert not [sql for sql in many if sql.startswith(('SELECT "matches_', "SELECT DISTINCT"))]
     assert figures(client, cleo) == sheets(cleo) and sum(sheets(cleo)) > 20

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -476,3 +476,29 @@ def test_a_result_recorded_while_the_job_runs_waits_for_it_and_counts(director, 
     assert Job.objects.get(kind=RATINGS_JOB).state == Job.State.DONE
     assert RatingChange.objects.filter(match=match, order=5).count() == 2  # after the job's
     assert _state() == _whole()
+
+
+def test_a_failed_ratings_job_is_said_until_later_work_does_it(client, director, held):
+    """The ratings stay those from before a correction when its job fails: the rating list
+    says so (not "up to date" by silence) until a later job has done the work."""
+    anna, bruno = (player_create(name=n, user=SYSTEM) for n in ("Anna", "Bruno"))
+    made = []
+    for _ in range(3):
+        match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
+        made.append(match_record_final_score(match=match, score_a=3, score_b=1, user=director))
+    first, second = made[1], made[2]
+    match_record_final_score(match=first, score_a=1, score_b=3, user=director)  # a correction
+    assert "being brought up to date" in page_words(client.get(reverse("ratings")))
+    with mock.patch(
+        "tournaments.ratings_jobs.ratings_rederive_from", side_effect=RuntimeError("down")
+    ):
+        jobs_run_waiting()
+    said = page_words(client.get(reverse("ratings")))
+    assert "could not be brought up to date" in said and ratings_pending()
+    with translation.override("it"):
+        said = page_words(client.get(reverse("ratings"), HTTP_ACCEPT_LANGUAGE="it"))
+    assert "Non è stato possibile aggiornare i rating" in said
+    match_record_final_score(match=second, score_a=1, score_b=3, user=director)
+    jobs_run_waiting()
+    assert not ratings_pending() and _state() == _whole()
+    assert "ratings-pending" not in client.get(reverse("ratings")).content.decode()
