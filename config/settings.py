@@ -22,6 +22,14 @@ REDIS_URL      the cache every worker shares (replays, rate counts, live pages' 
                process, a laptop). When it does not answer the site goes on without it
                (club.cache: rate limits fail open, nothing is kept) and logs one warning
 
+Background work (docs/deployment.md, Jobs)
+CELERY_BROKER_URL  the job queue, e.g. redis://127.0.0.1:6379/1: jobs go to Celery workers
+               (celery -A config.celery worker); unset (default): each web process runs them
+               in a thread of its own, one at a time (a laptop, no Redis)
+CELERY_KEY_PREFIX  what the queue's keys in Redis start with (default "crawford:")
+JOBS_BACKEND   celery, thread (the two above), or eager and held (the tests)
+JOBS_KEEP_DAYS finished background work is forgotten after this many days (default 30)
+
 Logging and mail (docs/deployment.md, Running on a server)
 LOG_LEVEL      what goes to stderr: WARNING (default) and up; ERROR, or INFO for more
 ADMINS         who is mailed each server error: "Ann <ann@example.org>,bob@example.org"
@@ -311,6 +319,9 @@ NINJA_NUM_PROXIES = env_int("API_PROXIES", 0)
 # queue's keys in Redis
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
 JOBS_BACKEND = env("JOBS_BACKEND", "celery" if CELERY_BROKER_URL else "thread")
+# finished work (every email, every correction's ratings) is forgotten after this many days
+# (jobs.prune); a failed job stays while no later one of its kind succeeded
+JOBS_KEEP_DAYS = env_int("JOBS_KEEP_DAYS", 30, minimum=1)
 if JOBS_BACKEND not in ("celery", "thread", "eager", "held"):
     raise ImproperlyConfigured("JOBS_BACKEND must be celery, thread, eager or held")
 if JOBS_BACKEND == "celery" and not CELERY_BROKER_URL:

@@ -63,6 +63,8 @@ class Job(models.Model):
             # "is the ratings work still to do?" on every page that shows ratings
             models.Index(fields=["kind", "state"], name="jobs_kind_state"),
             models.Index(fields=["created_by", "-created_at"], name="jobs_mine"),
+            # the old finished work forgotten (jobs.prune)
+            models.Index(fields=["finished_at"], name="jobs_finished"),
         ]
 
     def __str__(self) -> str:

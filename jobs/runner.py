@@ -29,6 +29,7 @@ from django.utils import timezone
 from .kinds import JobFailed, job_kind
 from .models import Job
 from .progress import progress_say
+from .prune import jobs_prune_now_and_then
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ def _finish(
         finished_at=timezone.now(),
     )
     progress_say(job.pk, done, total)
+    jobs_prune_now_and_then()
 
 
 def job_dispatch(job_id: int, *, attempt: int = 0) -> None:
