@@ -409,6 +409,29 @@ def table_games_started(table: Any) -> bool:
     return bool(table.events.filter(data__kind=GAME_START_KIND).exists())
 
 
+# --- background work (jobs) ------------------------------------------------------------
+
+# a kind of work may let others follow it too (a tournament's directors, its export's);
+# jobs registers the question at start-up, this module cannot import it
+JobWatchers = Callable[[Actor, Any], bool]
+_job_watchers: JobWatchers | None = None
+
+
+def register_job_watchers(watchers: JobWatchers) -> None:
+    global _job_watchers
+    _job_watchers = watchers
+
+
+def can_see_job(user: Actor, job: Any) -> bool:
+    """Who started the work, staff, and whom its kind names: follow it, try it again, take
+    its file; nobody else (what it carries may be a director's)."""
+    if not _person(user):
+        return False
+    if _staff(user) or (job.created_by_id is not None and job.created_by_id == user.pk):
+        return True
+    return _job_watchers is not None and _job_watchers(user, job)
+
+
 # --- refusals, for views and services ---------------------------------------------------
 
 

@@ -139,6 +139,7 @@ INSTALLED_APPS = [
     "django_countries",  # its countries' names in every language (club.countries)
     # the site's own apps, from the bottom up: each imports only those above it in this list
     "club",
+    "jobs",  # long work on a job queue: the apps above register their kinds of work
     "matches",
     "money",  # money sessions and chouettes: tournaments shows a player's tables
     "tournaments",
@@ -288,6 +289,27 @@ API_RATE_SIGNED_IN = env_rate("API_RATE_SIGNED_IN", "600/min")
 # accounts one address may make asking to enter an event (club.throttling), counted the same way
 SIGN_UP_RATE = env_rate("SIGN_UP_RATE", "10/hour")
 NINJA_NUM_PROXIES = env_int("API_PROXIES", 0)
+
+# --- Background work (jobs): ratings after a correction, a season's exports, archives of .mat
+# files, emails (docs/deployment.md, Jobs) ---------------------------------------------------
+# CELERY_BROKER_URL set (redis://127.0.0.1:6379/1): jobs go to Celery workers through it
+# (`celery -A config.celery worker`); unset, they run in a thread of each web process, one at a
+# time (a laptop: `make run` needs no Redis). JOBS_BACKEND overrides: celery, thread, or eager
+# (at once, in the request: the tests)
+CELERY_BROKER_URL = env("CELERY_BROKER_URL")
+JOBS_BACKEND = env("JOBS_BACKEND", "celery" if CELERY_BROKER_URL else "thread")
+if JOBS_BACKEND not in ("celery", "thread", "eager", "held"):
+    raise ImproperlyConfigured("JOBS_BACKEND must be celery, thread or eager")
+if JOBS_BACKEND == "celery" and not CELERY_BROKER_URL:
+    raise ImproperlyConfigured("JOBS_BACKEND=celery needs CELERY_BROKER_URL (redis://...)")
+CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-job leaves its message to another
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long jobs: a worker takes one at a time
+CELERY_TASK_IGNORE_RESULT = True  # the job's row is its result
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# a broker that does not answer costs a web request about a second, then the job runs in the
+# web process instead (jobs.runner.job_dispatch), never a page held or a 500
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5}
 
 # --- Logging: what an operator reads ----------------------------------------------------------
 # Warnings and errors go to stderr (gunicorn's or the service manager's log), each starting

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("matches/", include("matches.urls")),
     path("tables/", include("money.urls")),  # chouettes and money sessions (issue 27)
+    path("jobs/", include("jobs.urls")),  # long work: its progress, its file (issue 29)
     path("api/v1/", include("api.urls")),  # the read-only JSON API (docs/api.md)
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

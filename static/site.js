@@ -88,6 +88,8 @@
         }
       });
       if (window.htmx) { window.htmx.process(region); }  // its check-in buttons work as before
+      // content marked data-refresh-stop is final (a job done or failed): no more asking
+      if (region.querySelector("[data-refresh-stop]")) { window.clearInterval(region.refreshTimer); }
       region.dispatchEvent(new CustomEvent("refreshed", { bubbles: true }));
     }).catch(function () {
       if (failed) { failed.hidden = false; }
@@ -129,7 +131,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-refresh]").forEach(function (region) {
       var seconds = parseInt(region.dataset.refreshSeconds, 10) || 15;
-      window.setInterval(function () {
+      if (region.querySelector("[data-refresh-stop]")) { return; }  // final already
+      region.refreshTimer = window.setInterval(function () {
         if (!document.hidden) { refresh(region); }  // a tab out of sight asks nothing
       }, seconds * 1000);
       document.addEventListener("visibilitychange", function () {

@@ -295,6 +295,14 @@ def empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def jobs_at_once(settings):
+    """Background work runs at once, in the request that asks for it (jobs.runner "eager"):
+    a test sees its outcome on the next line. Tests of the queue itself set "held" (the job
+    waits until jobs.runner.jobs_run_waiting) or run a real Celery worker."""
+    settings.JOBS_BACKEND = "eager"
+
+
+@pytest.fixture(autouse=True)
 def seeded_dice(settings):
     """The board's dice repeat in tests (production dice come from the secure source)."""
     settings.DICE_SEED = "crawford-tests"

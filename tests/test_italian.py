@@ -757,6 +757,8 @@ AUDIT_SAMPLES = [
         {"stake": 250},
     ),
     ("table.closed", {"table": "Venerdì sera"}, None, None),
+    ("job.started", {"kind": "ratings.rederive", "params": {"order": 12}}, None, None),
+    ("job.retried", {"kind": "ratings.rederive", "params": {"order": 12}}, None, None),
 ]
 
 

@@ -14,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from club.models import AuditEntry, Invitation, Player
 from club.policy import SYSTEM
 from club.services import invitation_accept, invitation_issue, invitation_revoke, player_update
+from jobs.models import Job, JobFile
 from matches.models import (
     BoardAction,
     BoardGame,
@@ -95,6 +96,8 @@ DIRECTORS_READ = {
 # a player's own pages, signed in: someone who is not a player reads that their account is
 # not linked to one (200) and changes nothing; a player's own changes are walked below
 PLAYERS_OWN = {"me/", "me/profile/", "me/emails/", "tournaments/<int:pk>/here/"}
+# a signed-in person's own list (their background work): each sees theirs, nobody else's
+SIGNED_IN_OWN = {"jobs/"}
 # open to everyone: a link that no longer works is Gone (the walk's invitation is withdrawn)
 GONE = {"invitations/<str:token>/"}
 # pages everyone reads, signed in or not, like the players' list (issue 25.13: the club's
@@ -145,6 +148,8 @@ def fill(route, ours):
         pk = ours["event"].entries.first().pk
     elif route.startswith("entry-requests/"):
         pk = ours["request"].pk
+    elif route.startswith("jobs/"):
+        pk = ours["job"].pk
     else:
         pk = ours["match"].pk
     number = 1
@@ -185,6 +190,8 @@ MODELS = (
     Announcement,
     Penalty,
     Arrival,
+    Job,
+    JobFile,
 )
 
 
@@ -263,7 +270,15 @@ def ours(event_with, director):
         "other match": Match.objects.filter(place__event=event).order_by("pk").last(),
         "request": asked,
         "token": withdrawn.token,
+        # the director's background work, failed (so "Try again" would start it) with a file
+        "job": _directors_job(director),
     }
+
+
+def _directors_job(director):
+    job = Job.objects.create(kind="walk.export", created_by=director, state=Job.State.FAILED)
+    JobFile.objects.create(job=job, role=JobFile.Role.OUTPUT, name="all.csv", data=b"")
+    return job
 
 
 VISITORS = ["anonymous", "member", "other director", "directors group"]
@@ -306,6 +321,8 @@ def test_no_url_lets_anyone_but_this_tournament_s_directors_change_it(
                 changing += 1
                 assert response.status_code == 302, path
                 assert reverse("login") in response["Location"], path
+            elif route in SIGNED_IN_OWN:
+                assert response.status_code in (200, 405), (path, response.status_code)
             elif route in PLAYERS_OWN:
                 assert response.status_code in (200, 405), (path, response.status_code)
                 assert "not linked to a player" in response.content.decode(), path
@@ -383,7 +400,7 @@ def test_a_player_changes_nothing_of_the_tournament_nor_of_anyone_else(
                 assert status == 410, path
             elif not changes:
                 assert reads(path, response), (path, status)
-            elif route in PLAYERS_OWN:
+            elif route in PLAYERS_OWN or route in SIGNED_IN_OWN:
                 # the check-in page without an entry of theirs posted: not found, or refused
                 assert status in (200, 302, 403, 404, 405), (path, status)
             else:

@@ -15,7 +15,7 @@ class TournamentsConfig(AppConfig):
         from matches.hooks import register_result_listener
         from matches.places import register_place_finder
 
-        from . import audit
+        from . import audit, ratings_jobs
         from .advancement import tournament_results
         from .clocks import tournament_clock_rules
         from .selectors import directs_a_tournament, match_place, match_scope, player_scope
@@ -26,3 +26,4 @@ class TournamentsConfig(AppConfig):
         register_result_listener(tournament_results)
         register_clock_rules(tournament_clock_rules)
         audit.register()
+        ratings_jobs.register()
