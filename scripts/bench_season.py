@@ -46,6 +46,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -79,9 +80,10 @@ def main() -> None:
     parser.add_argument("--database", default=DATABASE, help="its name on 127.0.0.1:5432")
     parser.add_argument(
         "--worker",
-        default="{python} -m celery -A config worker --concurrency 1 --loglevel WARNING",
-        help="the job queue's worker, started where jobs exist ({python}: this Python)",
+        default="{python} -m celery -A config.celery worker --concurrency 1 --loglevel WARNING",
+        help="the job queue's worker, started beside gunicorn ({python}: this Python)",
     )
+    parser.add_argument("--broker", default="redis://127.0.0.1:6379/11", help="Celery's broker")
     options = parser.parse_args()
     DATABASE = options.database
     if options.requests > 2000 or options.threads > 32 or options.poll_seconds > 120:
@@ -99,13 +101,17 @@ def main() -> None:
         "API_RATE_ANONYMOUS": "1000000/min",  # one address asks for everything
         "API_RATE_SIGNED_IN": "1000000/min",
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # jobs on Celery through Redis, a database of its own (the machine's Redis is shared)
+        "CELERY_BROKER_URL": options.broker,
+        "JOBS_BACKEND": "celery",
     }
     figures: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg()[0]}
     built = options.reuse and _season_there(env)
     if not built:
         _database("DROP DATABASE IF EXISTS", env)
         _database("CREATE DATABASE", env)
-        run([PYTHON, "manage.py", "migrate", "-v0"], env)
+    run([PYTHON, "manage.py", "migrate", "-v0"], env)  # a season reused: any newer migration
+    if not built:
         began = time.monotonic()
         run(
             [
@@ -147,7 +153,13 @@ def main() -> None:
         )
         if jobs_exist():
             command = options.worker.format(python=PYTHON)
-            worker = subprocess.Popen(shlex.split(command), cwd=ROOT, env=env)
+            log = Path(tempfile.gettempdir()) / "bench_season_worker.log"
+            print(f"the Celery worker's log: {log}", flush=True)
+            with log.open("w") as written:
+                worker = subprocess.Popen(
+                    shlex.split(command), cwd=ROOT, env=env, stdout=written, stderr=written
+                )
+            _worker_ready(env)
         client = Client(options.port)
         client.wait()
         client.sign_in("director", PASSWORD)
@@ -162,11 +174,13 @@ def main() -> None:
         figures["export_alongside"] = export_alongside(client, pages, options)
         figures["correction"] = correction(client, targets["correction"])
         figures["load_after"] = os.getloadavg()[0]
+        if worker is not None:
+            figures["rederive_job"] = rederive_job()
     finally:
         for process in (worker, server):
             if process is not None:
                 process.send_signal(signal.SIGTERM)
-                process.wait(timeout=30)
+                process.wait(timeout=60)
     figures["rederive"] = rederive(env)
     from django.db import connections
 
@@ -242,6 +256,17 @@ def season_size() -> dict[str, Any]:
         "database_mb": round(size / 1024 / 1024),
         "postgresql": version.split(",")[0],
     }
+
+
+def _worker_ready(env: dict[str, str]) -> None:
+    """Wait until the Celery worker answers a ping (at most a minute)."""
+    command = [str(PYTHON), "-m", "celery", "-A", "config.celery", "inspect", "ping"]
+    for _ in range(30):
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if done.returncode == 0 and "pong" in done.stdout:
+            return
+        time.sleep(2)
+    raise SystemExit("the Celery worker did not answer")
 
 
 def jobs_exist() -> bool:
@@ -571,6 +596,11 @@ def correction(client: Client, target: dict[str, Any]) -> dict[str, Any]:
     from django.db import connection
 
     path = f"/matches/{target['match']}/games/{target['number']}/"
+    last = 0
+    if jobs_exist():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT coalesce(max(id), 0) FROM jobs_job")
+            last = cursor.fetchone()[0]
     page = client.get(path, signed_in=True)[3]
     version = re.search(rb'name="version" value="(\d+)"', page)
     if version is None:
@@ -593,7 +623,24 @@ def correction(client: Client, target: dict[str, Any]) -> dict[str, Any]:
     if not jobs_exist():
         result["job"] = "no job queue yet: the ratings were re-derived within the request"
         return result
-    deadline = time.monotonic() + 300
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM jobs_job WHERE kind = 'ratings.rederive' AND id > %s", [last]
+        )
+        asked = cursor.fetchone()[0]
+    if not asked:
+        result["job"] = "no ratings job was queued: the request re-derived the ratings itself"
+        return result
+    result["job_done_s"] = job_wait(began)
+    return result
+
+
+def job_wait(began: float, seconds: float = 300) -> float | None:
+    """Seconds from ``began`` until no ratings job is queued or running (None: not within
+    ``seconds``)."""
+    from django.db import connection
+
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
             cursor.execute(
@@ -602,11 +649,28 @@ def correction(client: Client, target: dict[str, Any]) -> dict[str, Any]:
             )
             waiting = cursor.fetchone()[0]
         if not waiting:
-            result["job_done_s"] = round(time.monotonic() - began, 1)
-            return result
+            return round(time.monotonic() - began, 1)
         time.sleep(0.2)
-    result["job_done_s"] = None  # not finished within 5 minutes
-    return result
+    return None
+
+
+def rederive_job() -> dict[str, Any]:
+    """The whole re-derivation as a job, on the worker: asked as the site asks it, timed to
+    its end, and how it ended."""
+    from club.policy import SYSTEM
+    from jobs.models import Job
+    from jobs.services import job_start
+
+    began = time.monotonic()
+    job = job_start(kind="ratings.rederive", user=SYSTEM, params={})
+    seconds = job_wait(began, seconds=600)
+    job.refresh_from_db()
+    return {
+        "how": "a ratings.rederive job on the Celery worker",
+        "seconds": seconds,
+        "state": job.state,
+        "ok": job.state == Job.State.DONE,
+    }
 
 
 def rederive(env: dict[str, str]) -> dict[str, Any]:
@@ -687,10 +751,20 @@ def report(figures: dict[str, Any]) -> None:
                 f"{JOB_TARGET_S} s: {verdict(fix['job_done_s'], JOB_TARGET_S)}",
             )
         )
+    if "rederive_job" in figures:
+        job = figures["rederive_job"]
+        rows.append(
+            (
+                f"the whole re-derivation as a job (seconds; {job['state']})",
+                None,
+                job["seconds"],
+                f"{REDERIVE_TARGET_S} s: {verdict(job['seconds'], REDERIVE_TARGET_S)}",
+            )
+        )
     whole = figures["rederive"]["seconds"]
     rows.append(
         (
-            "the whole re-derivation (seconds)",
+            "the whole re-derivation, manage.py ratings_rederive (seconds)",
             None,
             whole,
             f"{REDERIVE_TARGET_S} s: {verdict(whole, REDERIVE_TARGET_S)}",
