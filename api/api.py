@@ -26,11 +26,10 @@ from ninja.params.models import Query as QueryParam
 
 from club.models import Player
 from matches.models import Game, Match
-from matches.selectors import player_matches, player_record
 from tournaments.models import Bye, Entry, Event, Tournament
 from tournaments.queries.events import tournament_list
 from tournaments.queries.knockouts import DRAW_TITLES, event_knockout, event_placings
-from tournaments.queries.players import player_rating_history
+from tournaments.queries.players import player_rating_history, player_record_counted
 from tournaments.queries.progress import event_progress, tournament_statuses
 from tournaments.queries.standings import event_standings
 from tournaments.rounds import round_name
@@ -509,9 +508,16 @@ def _player(pk: int) -> Player:
 
 @api.get("/players/{int:pk}", response=answers(schemas.PlayerDetail), tags=["players"])
 def player(request: HttpRequest, pk: Id) -> Data:
+    """The player, with their matches won and lost (walkovers included) over all of them."""
+    # counted by the database in one aggregate, as the player's page counts them: a player
+    # with a thousand matches costs what one with three does (issue 29)
     found = _player(pk)
-    won, lost = player_record(player=found, matches=list(player_matches(player=found)))
-    return {**serializers.player_out(found), "matches_won": won, "matches_lost": lost}
+    record = player_record_counted(player=found)
+    return {
+        **serializers.player_out(found),
+        "matches_won": record.won,
+        "matches_lost": record.lost,
+    }
 
 
 @api.get("/players/{int:pk}/ratings", response=answers(schemas.RatingPage), tags=["players"])

@@ -16,6 +16,8 @@ from typing import Literal
 
 from ninja import Field, Schema
 
+from tournaments.ratings_jobs import ratings_pending
+
 Side = Literal["a", "b"]
 MatchStatus = Literal["scheduled", "in_play", "finished", "walkover"]
 GameResult = Literal["single", "gammon", "backgammon", "drop", "resignation"]
@@ -91,6 +93,15 @@ class PlayerOut(Schema):
 class PlayerDetail(PlayerOut):
     matches_won: int = Field(description="matches won, walkovers included")
     matches_lost: int = Field(description="matches lost, walkovers included")
+    ratings_pending: bool = Field(
+        description="the ratings are being brought up to date after a correction: rating "
+        "and experience may change in a few moments (ask again)"
+    )
+
+    @staticmethod
+    def resolve_ratings_pending(obj: object) -> bool:
+        """Asked of the site, not of the player: whether a ratings job waits or runs."""
+        return ratings_pending()
 
 
 class RatingChangeOut(Schema):

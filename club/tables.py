@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+import io
+from collections.abc import Callable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
@@ -11,7 +12,7 @@ import django_filters
 import django_tables2 as tables
 from django.conf import settings
 from django.db.models import QuerySet
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, QueryDict, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils import translation
@@ -95,8 +96,11 @@ def export_rows(table: tables.Table, limit: int) -> Iterator[list[Any]]:
     return lines()
 
 
-def _in_slices(data: QuerySet[Any], count: int) -> Iterator[Any]:
-    """At most ``count`` records, ``EXPORT_CHUNK_ROWS`` a query (its prefetches with each).
+def _in_slices(
+    data: QuerySet[Any], count: int | None, said: Callable[[int], None] | None = None
+) -> Iterator[Any]:
+    """At most ``count`` records (None: all of them), ``EXPORT_CHUNK_ROWS`` a query (its
+    prefetches with each); ``said`` is told how many were read after each slice.
 
     Slices rather than ``.iterator()``: on PostgreSQL that is a server-side cursor, which a
     streamed response outlives when its transaction ends first (a test's, or a request's
@@ -105,12 +109,51 @@ def _in_slices(data: QuerySet[Any], count: int) -> Iterator[Any]:
     """
     ordering = list(data.query.order_by) or list(data.model._meta.ordering)
     data = data.order_by(*ordering, "pk")
-    for start in range(0, count, EXPORT_CHUNK_ROWS):
-        end = min(start + EXPORT_CHUNK_ROWS, count)
+    start = 0
+    while count is None or start < count:
+        end = start + EXPORT_CHUNK_ROWS if count is None else min(start + EXPORT_CHUNK_ROWS, count)
         chunk = list(data[start : end + 1])  # one more: whether another slice is needed
         yield from chunk[: end - start]
+        if said is not None:
+            said(min(len(chunk), end - start) + start)
         if len(chunk) <= end - start:
             return
+        start = end
+
+
+def export_whole(table: tables.Table, progress: Callable[[int, int], None]) -> tuple[str, int]:
+    """Every row of the table as CSV text, with the same header, columns and cells as the
+    streamed download (:func:`export_rows`), and how many rows: the file a job prepares when
+    the download is capped (``matches.export_jobs``). Read a slice at a time, ``progress``
+    told (rows read, rows in all) after each, so a season's file shows how far it got."""
+    columns = [
+        column for column in table.columns.iterall() if not column.column.exclude_from_export
+    ]
+    data = table.data.data
+    if isinstance(data, QuerySet):
+        total = data.count()
+        records: Iterator[Any] = _in_slices(data, None, lambda done: progress(done, total))
+    else:
+        listed = list(data)
+        total = len(listed)
+        records = iter(listed)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [spreadsheet_safe(force_str(column.header, strings_only=True)) for column in columns]
+    )
+    count = 0
+    for record in records:
+        row = BoundRow(record, table=table)
+        writer.writerow(
+            [
+                spreadsheet_safe(force_str(row.get_cell_value(column.name), strings_only=True))
+                for column in columns
+            ]
+        )
+        count += 1
+    progress(count, max(count, total))
+    return out.getvalue(), count
 
 
 def table_export(
@@ -135,20 +178,45 @@ def table_export(
     return download
 
 
+# what a list's address carries that is not its rows' choice: which page, which download
+NOT_THE_ROWS = ("page", "per_page", "_export")
+
+
+def export_query(query: QueryDict) -> str:
+    """The filters and the order of a list, as a query string in a stable order: what a
+    prepared download is asked for (and its key, so the same list asked twice is one job)."""
+    kept = QueryDict(mutable=True)
+    for name in sorted(query):
+        if name not in NOT_THE_ROWS:
+            kept.setlist(name, [value for value in query.getlist(name) if value != ""])
+    return kept.urlencode()
+
+
 def table_page(
     request: HttpRequest,
     table: tables.Table,
     filterset: django_filters.FilterSet,
     template: str,
     export_name: str,
+    extra: Mapping[str, Any] | None = None,
 ) -> HttpResponseBase:
-    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks."""
+    """A filtered, sorted, paginated table page, or its CSV when ``?_export=csv`` asks;
+    ``extra``: more for the page's template (a notice, a button)."""
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     download = table_export(request, table, export_name)
     if download is not None:
         return download
     bound = number_format(settings.EXPORT_MAX_ROWS, force_grouping=True)
-    context = {"table": table, "filter": filterset, "export_max_rows": bound}
+    context = {
+        "table": table,
+        "filter": filterset,
+        "export_max_rows": bound,
+        # the page's own count (its paginator's): past the bound, a page may offer the
+        # whole file as background work instead (the matches list does)
+        "export_capped": table.paginator.count > settings.EXPORT_MAX_ROWS,
+        "export_query": export_query(request.GET),
+        **(extra or {}),
+    }
     return render(request, template, context)
 
 

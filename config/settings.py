@@ -14,6 +14,9 @@ TIME_ZONE      default "Europe/Rome"
 Match files and kept replays (docs/deployment.md, Running on a server)
 MATCH_FILE_MAX_KB  the largest match file (.mat) the import and dispute pages take, in kB
                (default 1000, 1 MB: a 25-point match with every move is about 30 kB)
+ARCHIVE_MAX_MB the largest .zip of match files the "Import match files" page takes, in MB
+               (default 20: some thousand matches); each file inside is held to
+               MATCH_FILE_MAX_KB as it says it unpacks, or the archive is refused
 REDIS_URL      the cache every worker shares (replays, rate counts, live pages' content),
                e.g. redis://127.0.0.1:6379/0; unset (default): each process's memory (one
                process, a laptop). When it does not answer the site goes on without it
@@ -249,6 +252,10 @@ MATCH_FILE_MAX_BYTES = env_int("MATCH_FILE_MAX_KB", 1000, minimum=1) * 1000
 # twice the bytes in UTF-8 when the file was Latin-1), and the form's few fields. A larger one
 # is refused before Django reads it (matches.views.match_file_form).
 MATCH_FILE_REQUEST_MAX_BYTES = 2 * MATCH_FILE_MAX_BYTES + 65_536
+# An archive of match files (matches.archive): the upload, compressed. Each file inside is
+# held to MATCH_FILE_MAX_BYTES by the size it declares, so a small archive cannot unpack to
+# gigabytes.
+ARCHIVE_MAX_BYTES = env_int("ARCHIVE_MAX_MB", 20, minimum=1) * 1_000_000
 # Django's own limit on a form's fields (not its files), above what those pages take; a larger
 # request anywhere gets the 413 page (config.views.bad_request), not a bare "Bad Request".
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, MATCH_FILE_REQUEST_MAX_BYTES)

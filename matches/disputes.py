@@ -3,7 +3,8 @@
 The log is a match file, uploaded or the site's own log exported as one, so
 both go through the same replay (:func:`rules.replay.replay_match`) and the
 dispute keeps the very text it compared. The decision corrects the match with
-the services any correction uses, and their audit entries link the dispute.
+the services any correction uses, and their audit entries link the dispute. The penalty
+points and forfeits in the comparison (tournament rules) are :mod:`matches.dispute_penalties`.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from django.utils.translation import gettext_noop, ngettext
 
 from club.actors import Actor
 from club.policy import can_change_match, require
-from rules.match import Forfeit, ForfeitReason, PenaltyReason, score_possible
+from rules.match import Forfeit, score_possible
 from rules.match import Match as RulesMatch
 from rules.match import Penalty as RulesPenalty
 from rules.replay import ProblemKind, Replay, ReplayedGame
 from rules.sheets import Score, SheetRuling, sheet_ruling
 
+from . import dispute_penalties as penalties
 from .history import match_forfeit_entry
 from .matfiles import ImportPlan, mat_import_plan, match_mat
 from .models import Dispute, Match, ResultReport
@@ -52,14 +54,11 @@ class GameComparison:
 
     @property
     def log_penalties_said(self) -> str:
-        return ", ".join(time_entry_text(self.names, p) for p in self.log_penalties)
+        return penalties.logged_said(self.names, self.log_penalties)
 
     @property
     def recorded_penalties_said(self) -> str:
-        return ", ".join(
-            time_entry_text(self.names, row.penalty.as_entry(), row.penalty.note)
-            for row in self.recorded_penalties
-        )
+        return penalties.recorded_said(self.names, self.recorded_penalties)
 
     @property
     def game_agrees(self) -> bool:
@@ -72,9 +71,7 @@ class GameComparison:
     @property
     def penalties_agree(self) -> bool:
         """The same penalty points before the game: who was penalised, how many points."""
-        logged = [(p.player, p.points) for p in self.log_penalties]
-        recorded = [(row.penalty.side, row.penalty.points) for row in self.recorded_penalties]
-        return logged == recorded
+        return penalties.penalties_agree(self.log_penalties, self.recorded_penalties)
 
     @property
     def agrees(self) -> bool:
@@ -102,28 +99,16 @@ class DisputeReport:
     @property
     def after_agrees(self) -> bool:
         """The same penalty points and forfeit after the last game (tournament rules)."""
-        recorded: list[RulesPenalty | Forfeit] = [
-            row.penalty.as_entry() for row in self.recorded_after
-        ]
-        if self.recorded_forfeit is not None:
-            recorded.append(self.recorded_forfeit)
-        return _told(self.log_after) == _told(recorded)
+        return penalties.after_agrees(self.log_after, self.recorded_after, self.recorded_forfeit)
 
     @property
     def log_after_said(self) -> str:
-        names = (str(self.dispute.match.player_a), str(self.dispute.match.player_b))
-        return ", ".join(time_entry_text(names, entry) for entry in self.log_after)
+        return penalties.logged_said(penalties.names_of(self.dispute.match), self.log_after)
 
     @property
     def recorded_after_said(self) -> str:
-        names = (str(self.dispute.match.player_a), str(self.dispute.match.player_b))
-        said = [
-            time_entry_text(names, row.penalty.as_entry(), row.penalty.note)
-            for row in self.recorded_after
-        ]
-        if self.recorded_forfeit is not None:
-            said.append(time_entry_text(names, self.recorded_forfeit))
-        return ", ".join(said)
+        names = penalties.names_of(self.dispute.match)
+        return penalties.recorded_said(names, self.recorded_after, self.recorded_forfeit)
 
     @property
     def log_score(self) -> tuple[int, int]:
@@ -132,29 +117,6 @@ class DisputeReport:
     @property
     def ruling_text(self) -> str:
         return sheet_ruling_text(self.dispute.match, self.ruling)
-
-
-def time_entry_text(names: tuple[str, str], entry: RulesPenalty | Forfeit, note: str = "") -> str:
-    """Penalty points (who scores them, how many, why) or a forfeit, in words, as a
-    dispute's table shows them; ``note``: the director's reason, recorded on the site."""
-    if isinstance(entry, Forfeit):
-        if entry.reason is ForfeitReason.TIME:
-            return _("%(name)s forfeits on time") % {"name": names[entry.player]}
-        return _("%(name)s forfeits for lateness") % {"name": names[entry.player]}
-    values = {"scorer": names[entry.scorer], "points": entry.points, "name": names[entry.player]}
-    if entry.reason is PenaltyReason.LATENESS:
-        return _("%(scorer)s +%(points)s (%(name)s late)") % values
-    if note:
-        return _("%(scorer)s +%(points)s (%(note)s)") % {**values, "note": note}
-    return _("%(scorer)s +%(points)s (the director's decision)") % values
-
-
-def _told(entries: Sequence[RulesPenalty | Forfeit]) -> list[tuple[object, ...]]:
-    """Penalties and a forfeit as a log tells them: who, how many points, or the forfeit."""
-    return [
-        ("forfeit", e.player) if isinstance(e, Forfeit) else ("penalty", e.player, e.points)
-        for e in entries
-    ]
 
 
 def sheet_ruling_text(match: Match, ruling: SheetRuling, *, log: bool = True) -> str:
@@ -303,7 +265,7 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
     sheet = match_score_sheet(match=match)
     count = max(len(replay.games), len(sheet.rows))
     comparisons = []
-    penalty_rows = [line for line in sheet.lines if isinstance(line, PenaltyRow)]
+    penalty_rows = penalties.recorded_penalties(sheet)
     # the log's games scored by the rules (cap, Crawford), with the penalty points written
     # before each (tournament rules)
     scored = RulesMatch(match.length)
@@ -312,9 +274,7 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
         recorded = sheet.rows[index] if index < len(sheet.rows) else None
         after = before = None
         if logged is not None and logged.result is not None and logged.counted:
-            for penalty in logged.record.penalties:
-                if not scored.over:
-                    scored = scored.add(penalty)
+            scored = penalties.log_penalties_added(scored, logged.record.penalties)
             before = scored.score
             if not scored.over:
                 scored = scored.add(logged.result)
@@ -326,11 +286,9 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
                 recorded,
                 after,
                 log_penalties=logged.record.penalties if logged is not None else (),
-                recorded_penalties=tuple(
-                    row for row in penalty_rows if row.penalty.before_game == index + 1
-                ),
+                recorded_penalties=penalties.recorded_before(penalty_rows, index + 1),
                 log_score_before=before,
-                names=(str(match.player_a), str(match.player_b)),
+                names=penalties.names_of(match),
             )
         )
     ruling = sheet_ruling(dispute.sheet(0), dispute.sheet(1))
@@ -345,7 +303,7 @@ def dispute_report(*, dispute: Dispute) -> DisputeReport:
         ruling,
         plan,
         log_after=replay.after,
-        recorded_after=tuple(row for row in penalty_rows if row.penalty.before_game > count),
+        recorded_after=penalties.recorded_after(penalty_rows, count),
         recorded_forfeit=match_forfeit_entry(match),
     )
 

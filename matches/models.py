@@ -696,3 +696,17 @@ class MatchClock(models.Model):
         self.delay = clock.delay_ms
         self.paused_for = clock.paused_for
         self.last = clock.last
+
+
+class ImportedFile(models.Model):
+    """A match file an archive's import brought in, by its content's SHA-256: the same file
+    met again (a second upload of the archive, "Try again" after a failure) is skipped, so
+    nothing is imported twice. Deleting the match forgets it, and the file may come in again."""
+
+    sha256 = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=255)  # as it was named inside the archive
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    imported_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name

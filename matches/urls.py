@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import report_views, views
+from . import archive_views, penalty_views, report_views, views
 from .board import views as board_views
 
 urlpatterns = [
@@ -14,13 +14,13 @@ urlpatterns = [
     path("<int:pk>/walkover/", views.walkover, name="walkover"),
     path("<int:pk>/retire/", views.retire, name="retire"),
     path("<int:pk>/result/take-back/", views.result_clear, name="result_clear"),
-    path("<int:pk>/penalties/", views.penalty_new, name="penalty_new"),
+    path("<int:pk>/penalties/", penalty_views.penalty_new, name="penalty_new"),
     path(
         "<int:pk>/penalties/<int:number>/take-back/",
-        views.penalty_remove,
+        penalty_views.penalty_remove,
         name="penalty_remove",
     ),
-    path("<int:pk>/forfeit/", views.forfeit, name="forfeit"),
+    path("<int:pk>/forfeit/", penalty_views.forfeit, name="forfeit"),
     path("<int:pk>/dice/", views.match_dice, name="match_dice"),
     path("<int:pk>/board/", board_views.board, name="board"),
     path("<int:pk>/board/start/", board_views.board_start, name="board_start"),
@@ -35,4 +35,6 @@ urlpatterns = [
     path("<int:pk>/report/confirm/", report_views.report_confirm_view, name="report_confirm"),
     path("<int:pk>/report/dispute/", report_views.report_dispute_view, name="report_dispute"),
     path("<int:pk>/report/withdraw/", report_views.report_withdraw_view, name="report_withdraw"),
+    path("import/", archive_views.archive_import, name="matches_import"),
+    path("export/<slug:table>/", archive_views.table_prepare, name="table_prepare"),
 ]

@@ -34,7 +34,7 @@ from club.policy import (
 from club.tables import table_page
 from rules.sheets import SheetRuling
 
-from .audit import penalty_text, result_text
+from .audit import result_text
 from .board.log import board_game_log
 from .board.views import board_orientation, requested_view
 from .disputes import (
@@ -65,8 +65,7 @@ from .forms import (
     WalkoverForm,
 )
 from .matfiles import mat_import, mat_import_plan, mat_too_large, match_mat
-from .models import BoardGame, Dispute, Game, Match, Penalty, ResultReport
-from .penalties import match_forfeit, match_penalty_award, match_penalty_remove
+from .models import BoardGame, Dispute, Game, Match, ResultReport
 from .places import match_place
 from .results import result_facts_of
 from .selectors import (
@@ -100,9 +99,13 @@ def matches(request: HttpRequest) -> HttpResponseBase:
     return page
 
 
-def _page(
+def match_page(
     request: HttpRequest, match: Match, status: int = 200, error: str = "", **forms: Any
 ) -> HttpResponse:
+    """The match's page: its score sheet and, for whoever may change it, its forms; a form
+    refused (in ``forms``, by its slot) is shown again with its errors, and ``error`` says
+    what went wrong. Every write of a match's result ends here when refused, the penalty
+    views' too (:mod:`matches.penalty_views`)."""
     sheet = match_score_sheet(match=match)
     may_change = can_change_match(request.user, match)
     context: dict[str, Any] = {
@@ -161,13 +164,13 @@ def _page(
     return render(request, "match.html", context, status=status)
 
 
-def _changed(request: HttpRequest, pk: int, changed: SheetChanged) -> HttpResponse:
+def changed_page(request: HttpRequest, pk: int, changed: SheetChanged) -> HttpResponse:
     """Another director changed the result first: their change, and the sheet as it is."""
-    return _page(request, get_object_or_404(match_list(), pk=pk), 409, changed.messages[0])
+    return match_page(request, get_object_or_404(match_list(), pk=pk), 409, changed.messages[0])
 
 
 def match(request: HttpRequest, pk: int) -> HttpResponse:
-    return _page(request, get_object_or_404(match_list(), pk=pk))
+    return match_page(request, get_object_or_404(match_list(), pk=pk))
 
 
 def score_sheet(request: HttpRequest, pk: int) -> HttpResponse:
@@ -219,7 +222,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Game %(number)s is recorded.") % {"number": game.number})
             return redirect(found)
-    return _page(request, found, status=400, game_form=form)
+    return match_page(request, found, status=400, game_form=form)
 
 
 @sign_in_required
@@ -245,7 +248,7 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         try:
             game_correct(game=game, user=request.user, **data)
         except SheetChanged as changed:
-            return _changed(request, pk, changed)
+            return changed_page(request, pk, changed)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -257,7 +260,7 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _form_write(
+def form_write(
     request: HttpRequest,
     found: Match,
     form: Form,
@@ -271,14 +274,14 @@ def _form_write(
         try:
             service(match=found, user=request.user, **form.cleaned_data)
         except SheetChanged as changed:
-            return _changed(request, found.pk, changed)
+            return changed_page(request, found.pk, changed)
         except ValidationError as error:
             form.add_error(None, error)
         else:
             messages.success(request, done)
             return redirect(found)
     shown: dict[str, Any] = {slot: form}
-    return _page(request, found, status=400, **shown)
+    return match_page(request, found, status=400, **shown)
 
 
 @sign_in_required
@@ -288,7 +291,7 @@ def final_score(request: HttpRequest, pk: int) -> HttpResponse:
     require(can_change_match(request.user, found))
     form = FinalScoreForm(request.POST)
     done = _("The final score is recorded.")
-    return _form_write(request, found, form, match_record_final_score, done, "final_form")
+    return form_write(request, found, form, match_record_final_score, done, "final_form")
 
 
 @sign_in_required
@@ -330,7 +333,7 @@ def walkover(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
     done = _("The walkover is recorded.")
-    return _form_write(request, found, form, match_walkover, done, "walkover_form")
+    return form_write(request, found, form, match_walkover, done, "walkover_form")
 
 
 @sign_in_required
@@ -366,112 +369,7 @@ def retire(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
     done = _("The retirement is recorded.")
-    return _form_write(request, found, form, match_retire, done, "retire_form")
-
-
-@sign_in_required
-@require_POST
-def penalty_new(request: HttpRequest, pk: int) -> HttpResponse:
-    """Penalty points (tournament rules): given before the next game, audited with the
-    reason; refused in words (the match decided, a game on the board)."""
-    found = get_object_or_404(match_list(), pk=pk)
-    require(can_change_match(request.user, found))
-    form = PenaltyForm(request.POST, match=found)
-    done = _("The penalty points are recorded.")
-    return _form_write(request, found, form, match_penalty_award, done, "penalty_form")
-
-
-@sign_in_required
-@require_POST
-def penalty_remove(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Asks first, then takes penalty points back (a correction: US rules 4.10)."""
-    penalty = get_object_or_404(
-        Penalty.objects.select_related("match__player_a", "match__player_b"),
-        match_id=pk,
-        pk=number,
-    )
-    found = get_object_or_404(match_list(), pk=pk)
-    require(can_change_match(request.user, found))
-    form = VersionForm(request.POST)
-    if not form.is_valid():  # no version: the page it came from was out of date
-        return _page(request, found, status=400, error=" ".join(form_errors_said(form)))
-    version = form.cleaned_data["version"]
-    facts = {
-        "name": penalty.penalised.name,
-        "scorer": penalty.scorer.name,
-        "points": penalty.points,
-        "reason": penalty.reason,
-        "note": penalty.note,
-        "minutes_late": penalty.minutes_late,
-        "before_game": penalty.before_game,
-    }
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            Confirmation(
-                title=_("Take back the penalty points?"),
-                what=_("Taken back: %(penalty)s.") % {"penalty": penalty_text(facts)},
-                undo=_("Penalty points taken back can be given again, before the next game."),
-                button=_("Take back the penalty points"),
-                action=reverse("penalty_remove", args=[found.pk, penalty.pk]),
-                back=found.get_absolute_url(),
-                fields=(("version", version),),
-            ),
-        )
-    try:
-        match_penalty_remove(penalty=penalty, user=request.user, version=version)
-    except SheetChanged as changed:
-        return _changed(request, pk, changed)
-    except ValidationError as error:
-        return _page(request, found, status=400, error=" ".join(error.messages))
-    messages.success(request, _("The penalty points are taken back."))
-    return redirect(found)
-
-
-@sign_in_required
-@require_POST
-def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
-    """Asks first (who forfeited, who wins), then records the forfeit: a flag fallen on a
-    physical clock, or lateness (tournament rules)."""
-    found = get_object_or_404(match_list(), pk=pk)
-    require(can_change_match(request.user, found))
-    form = ForfeitForm(request.POST, match=found)
-    if form.is_valid() and not confirmed(request):
-        side, reason = form.cleaned_data["side"], form.cleaned_data["reason"]
-        loser, winner = found.player(side), found.player(1 - side)
-        values = {"name": loser.name, "winner": winner.name, "length": found.length}
-        what = (
-            _(
-                "%(name)s's flag fell: %(name)s loses the %(length)s-point match on time "
-                "and %(winner)s wins it, the score written as %(length)s for them."
-            )
-            if reason == Match.Forfeit.TIME
-            else _(
-                "%(name)s forfeits the %(length)s-point match by lateness: %(winner)s wins "
-                "it, the score written as %(length)s for them."
-            )
-        )
-        return confirm_page(
-            request,
-            Confirmation(
-                title=_("%(name)s forfeits?") % {"name": loser.name},
-                what=what % values,
-                undo=_(
-                    "A forfeit can be taken back, and the match goes on from its games, while "
-                    "no later match of either player has begun."
-                ),
-                button=_("Record that %(name)s forfeits") % {"name": loser.name},
-                action=reverse("forfeit", args=[found.pk]),
-                back=found.get_absolute_url(),
-                fields=(
-                    ("forfeit-side", side),
-                    ("forfeit-reason", reason),
-                    ("forfeit-version", form.cleaned_data["version"]),
-                ),
-            ),
-        )
-    done = _("The forfeit is recorded.")
-    return _form_write(request, found, form, match_forfeit, done, "forfeit_form")
+    return form_write(request, found, form, match_retire, done, "retire_form")
 
 
 @sign_in_required
@@ -482,7 +380,7 @@ def result_clear(request: HttpRequest, pk: int) -> HttpResponse:
     require(can_change_match(request.user, found))
     form = VersionForm(request.POST)
     if not form.is_valid():  # no version: the page it came from was out of date
-        return _page(request, found, status=400, error=" ".join(form_errors_said(form)))
+        return match_page(request, found, status=400, error=" ".join(form_errors_said(form)))
     version = form.cleaned_data["version"]
     if not confirmed(request):
         return confirm_page(
@@ -500,9 +398,9 @@ def result_clear(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         match_result_clear(match=found, user=request.user, version=version)
     except SheetChanged as changed:
-        return _changed(request, pk, changed)
+        return changed_page(request, pk, changed)
     except ValidationError as error:
-        return _page(request, found, status=400, error=" ".join(error.messages))
+        return match_page(request, found, status=400, error=" ".join(error.messages))
     messages.success(request, _("The result is taken back: the match is to be played."))
     return redirect(found)
 

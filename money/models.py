@@ -48,7 +48,18 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
+        # /tables/ reads the newest first, a page at a time: a person's own tables
+        # (table_created_order, read backwards) and the open ones (table_open_order: the few
+        # still open, never a walk through every closed evening)
         ordering = ["-created", "-id"]
+        indexes = [
+            models.Index(fields=["created", "id"], name="table_created_order"),
+            models.Index(
+                fields=["created", "id"],
+                condition=models.Q(closed__isnull=True),
+                name="table_open_order",
+            ),
+        ]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         constraints = [

@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from club.actors import Actor
 from club.audit import actor_name
@@ -210,17 +211,35 @@ def player_tables(player: Player) -> list[PlayerTableRow]:
     return rows
 
 
+def _with_seated(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables, each with ``seated``: how many players sit there (a count for each row
+    of the page, not a query each, and no GROUP BY to undo the order's index)."""
+    seated = (
+        Seat.objects.filter(table=OuterRef("pk"))
+        .order_by()
+        .values("table")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return tables.annotate(seated=Coalesce(Subquery(seated), 0))
+
+
 def tables_open() -> QuerySet[Table]:
-    """The tables still being played, newest first."""
-    return Table.objects.filter(closed__isnull=True).order_by("-created", "-id")
+    """The tables still being played, newest first (by their index, table_open_order)."""
+    return _with_seated(Table.objects.filter(closed__isnull=True).order_by("-created", "-id"))
 
 
 def tables_for(user: Actor) -> QuerySet[Table]:
-    """The tables a person sits at or started, newest first (none for a visitor)."""
+    """The tables a person sits at or started, newest first (none for a visitor).
+
+    Their seats as a subquery, not a join: no DISTINCT to sort every row, so PostgreSQL
+    reads a page of them in the tables' date order (table_created_order); SQLite finds
+    only theirs by index (who started it, where they sit) and sorts those."""
     if not getattr(user, "is_authenticated", False) or user.pk is None:
         return Table.objects.none()
-    return (
-        Table.objects.filter(Q(created_by_id=user.pk) | Q(seats__player__user_id=user.pk))
-        .distinct()
-        .order_by("-created", "-id")
+    seated = Seat.objects.filter(player__user_id=user.pk).values("table_id")
+    return _with_seated(
+        Table.objects.filter(Q(created_by_id=user.pk) | Q(pk__in=seated)).order_by(
+            "-created", "-id"
+        )
     )

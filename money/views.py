@@ -16,6 +16,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,18 +32,30 @@ from .models import Table, TableKind
 from .queries import player_tables, tables_for, tables_open
 from .services import table_join, table_start
 
+PER_PAGE = 25  # tables a page, as the site's other lists
+
 
 @sign_in_required
 @require_GET
 def tables(request: HttpRequest) -> HttpResponse:
-    """The open tables of the evening, the visitor's own, and a box to type a code in."""
+    """The open tables of the evening, the visitor's own, and a box to type a code in.
+
+    Both lists grow with the club's evenings: each comes a page at a time, newest first,
+    with its own page number (``mine-page``, ``open-page``), so turning one leaves the
+    other where it was. A page number that is not one shows the first page, one past the
+    end the last (as the other lists do)."""
     context: dict[str, Any] = {
-        "open_tables": tables_open(),
-        "my_tables": tables_for(request.user),
+        "open_tables": _a_page(request, tables_open(), "open-page"),
+        "my_tables": _a_page(request, tables_for(request.user), "mine-page"),
         "join_form": JoinForm(),
         "may_start": can_start_table(request.user),
     }
     return render(request, "money/tables.html", context)
+
+
+def _a_page(request: HttpRequest, rows: QuerySet[Table], field: str) -> Page[Table]:
+    """The page of ``rows`` the request asks for by ``field``: PER_PAGE at most."""
+    return Paginator(rows, PER_PAGE).get_page(request.GET.get(field))
 
 
 def _start_page(request: HttpRequest, form: Any, kind: str) -> HttpResponse:

@@ -8,7 +8,10 @@ EXPLAINed on the database the suite runs on, and the plan names the index.
   list and the home page;
 - a player's rating history and last change (rating_change_player_order): the player's
   page, the rating list, the API; and the last change of all (rating_change_order), which
-  a newly rated match follows.
+  a newly rated match follows;
+- /tables/: the open tables, newest first (table_open_order, only the open ones in it),
+  and a person's own (on PostgreSQL read in the tables' date order, table_created_order;
+  SQLite finds them by who started them and where the person sits, and sorts only those).
 
 The data has the shape of a season, small: many matches, a trail where the players' entries
 are old and rare and the tournament polled finished long ago, so a plan that walks the table
@@ -30,6 +33,7 @@ from django.utils import timezone
 
 from club.models import AuditEntry, Player
 from matches.models import Match
+from money.models import CODE_ALPHABET, Seat, Table, TableKind
 from tournaments.models import RatingChange, Tournament
 
 ON_POSTGRESQL = connection.vendor == "postgresql"
@@ -164,6 +168,70 @@ def last_of_all_query() -> str:
     return seen.captured_queries[-1]["sql"]
 
 
+EVENINGS, OPEN, MINE = 3000, 8, 40
+TABLES_TABLES = ("auth_user", "club_player", "money_table", "money_seat")
+
+
+def code(n: int) -> str:
+    """A join code of its own for the ``n``th table (six of the code's letters)."""
+    letters = []
+    for _ in range(6):
+        n, digit = divmod(n, len(CODE_ALPHABET))
+        letters.append(CODE_ALPHABET[digit])
+    return "".join(letters)
+
+
+@pytest.fixture
+def evenings(db, django_user_model):
+    """A club's years of evenings, small: many tables, nearly all closed, a few open
+    tonight, each started by one of a few organisers with three players seated; one
+    player (signed in as "regular") at a few dozen of them."""
+    organisers = [django_user_model.objects.create_user(f"organiser{n}") for n in range(4)]
+    regular = django_user_model.objects.create_user("regular")
+    players = Player.objects.bulk_create(
+        Player(name=f"Player {n:02}", sort_name=f"player {n:02}") for n in range(30)
+    )
+    players[0].user = regular
+    players[0].save(update_fields=["user"])
+    at = timezone.now() - datetime.timedelta(days=EVENINGS)
+    tables = Table.objects.bulk_create(
+        Table(
+            kind=TableKind.CHOUETTE,
+            name=f"Evening {n}",
+            code=code(n),
+            created_by=organisers[n % len(organisers)],
+            closed=None if n >= EVENINGS - OPEN else at,
+        )
+        for n in range(EVENINGS)
+    )
+    for n, table in enumerate(tables):  # auto_now_add: one evening a day, in order
+        table.created = at + datetime.timedelta(days=n)
+    Table.objects.bulk_update(tables, ["created"], batch_size=1000)
+    regulars = set(range(0, EVENINGS, EVENINGS // MINE))
+    Seat.objects.bulk_create(
+        (
+            Seat(table=table, player=players[0 if n in regulars and k == 0 else 1 + (n + k) % 29])
+            for n, table in enumerate(tables)
+            for k in range(3)
+        ),
+        batch_size=1000,
+    )
+    if ON_POSTGRESQL:
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM ANALYZE {', '.join(TABLES_TABLES)}")
+    return regular
+
+
+def tables_queries(client, user) -> dict[str, str]:
+    """/tables/'s query of each list's page (the one with LIMIT), signed in as ``user``."""
+    client.force_login(user)
+    sent = queries(client, reverse("money:tables"), '"money_table"', "LIMIT")
+    return {
+        "mine": next(q for q in sent if f'"created_by_id" = {user.pk}' in q),
+        "open": next(q for q in sent if '"closed" IS NULL' in q),
+    }
+
+
 def assert_uses(index: str, sql: str) -> None:
     said = plan(sql)
     assert index in said, f"{index} not used:\n{said}\nfor\n{sql}"
@@ -199,6 +267,20 @@ def test_sqlite_the_last_rating_change_of_all_is_read_by_index(season):
     assert_uses("rating_change_order", last_of_all_query())
 
 
+@sqlite_only
+def test_sqlite_the_open_tables_are_read_by_their_index(client, evenings):
+    said = plan(tables_queries(client, evenings)["open"])
+    assert "table_open_order" in said and "TEMP B-TREE" not in said, said
+
+
+@sqlite_only
+def test_sqlite_a_person_s_tables_are_found_by_index_not_a_walk_of_every_table(client, evenings):
+    said = plan(tables_queries(client, evenings)["mine"])
+    # who started it and where the person sits: only their tables read, then sorted
+    assert "money_table_created_by_id" in said and "money_seat_player_id" in said, said
+    assert "SCAN money_table\n" not in said + "\n", said
+
+
 # --- PostgreSQL (a server) ------------------------------------------------------------------
 
 
@@ -230,3 +312,19 @@ def test_postgresql_a_player_s_ratings_are_read_by_index(client, season, page):
 @committed
 def test_postgresql_the_last_rating_change_of_all_is_read_by_index(season):
     assert_uses("rating_change_order", last_of_all_query())
+
+
+@postgresql_only
+@committed
+def test_postgresql_the_open_tables_are_read_by_their_index(client, evenings):
+    said = plan(tables_queries(client, evenings)["open"])
+    assert "table_open_order" in said and "Seq Scan on money_table" not in said, said
+    assert "Sort" not in said, said
+
+
+@postgresql_only
+@committed
+def test_postgresql_a_person_s_tables_are_read_in_the_tables_date_order(client, evenings):
+    said = plan(tables_queries(client, evenings)["mine"])
+    assert "table_created_order" in said and "Seq Scan on money_table" not in said, said
+    assert "Sort" not in said, said

@@ -759,6 +759,7 @@ AUDIT_SAMPLES = [
     ("table.closed", {"table": "Venerdì sera"}, None, None),
     ("job.started", {"kind": "ratings.rederive", "params": {"order": 12}}, None, None),
     ("job.retried", {"kind": "ratings.rederive", "params": {"order": 12}}, None, None),
+    ("ratings.rederived", {"order": 12, "rated": 340}, None, None),
 ]
 
 

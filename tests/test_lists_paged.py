@@ -7,7 +7,9 @@ Lists bounded by one tournament, event or match (a bracket, a round's pairings, 
 standings, the dashboard, a match's games and changes) are not paged: an event has at most
 a few hundred players. The player's page pages its matches and the matches' CSV export is
 bounded on their own (tests/tournaments/test_player_page_pages.py,
-tests/matches/test_export_stream.py).
+tests/matches/test_export_stream.py), as are /tables/'s two lists, a person's own tables
+and the open ones (tests/money/test_tables_paged.py; the tables' pages are walked by
+tests/money/test_permissions.py, not by the site's walk below).
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ def test_the_api_s_lists_come_a_page_at_a_time(client, many, path):
 PAGED = {  # a page at a time (tested above)
     "players/", "ratings/", "matches/", "tournaments/", "tournaments/<int:pk>/changes/",
     "api/v1/players", "api/v1/matches", "api/v1/tournaments", "api/v1/players/<int:pk>/ratings",
+    "jobs/",  # a person's background work, 25 a page (tests/jobs)
 }  # fmt: skip
 # what one tournament, event, round, match or entry holds (an event has at most a few
 # hundred players, a match a few dozen games), or one person's own current things (My page
@@ -156,17 +159,25 @@ BOUNDED = {
     "api/v1/events/<int:pk>", "api/v1/events/<int:pk>/rounds",
     "api/v1/events/<int:pk>/rounds/<int:number>", "api/v1/events/<int:pk>/standings",
     "api/v1/matches/<int:pk>",
+    # one player, with won and lost counted by one aggregate (tests/api/test_player_record.py)
+    "api/v1/players/<int:pk>",
+    # one job: its progress, its words, its one file (a season's CSV is made by the job, in
+    # slices, and served from the database: tests/matches/test_export_jobs.py)
+    "jobs/<int:pk>/", "jobs/<int:pk>/again/", "jobs/<int:pk>/file/",
 }  # fmt: skip
 # no list: a form for one new thing, a file, a document
 NOT_A_LIST = {
     "", "players/new/", "players/import/", "ratings/formula/", "tournaments/new/",
     "tournaments/import/", "matches/new/", "api/v1/", "api/v1/openapi.json", "api/v1/docs",
-    "api/v1/transfer.schema.json",
+    "api/v1/transfer.schema.json", "ratings/again/",
+    # a form starting background work: an archive of match files, a list's whole CSV
+    "matches/import/", "matches/export/<slug:table>/",
 }  # fmt: skip
 # still growing with the history, each with the step that pages it
 NOT_YET = {
-    "players/<int:pk>/": "its matches: issue 29, a page at a time (H2)",
-    "api/v1/players/<int:pk>": "won and lost counted from every match read",
+    # its matches and ratings are paged; its chouettes and money sessions (signed in) are
+    # every table the player sat at, each replayed (money.queries.player_tables)
+    "players/<int:pk>/": "its chouettes and money sessions: every table, each replayed",
 }
 
 
@@ -177,3 +188,31 @@ def test_every_address_is_known_to_be_paged_bounded_or_no_list():
     known = PAGED | BOUNDED | NOT_A_LIST | set(NOT_YET)
     assert routes - known == set(), "a new address: is what it shows paged?"
     assert known - routes == set(), "an address gone: take it out of the lists here"
+
+
+def test_tables_lists_come_a_page_at_a_time(client, django_user_model, db):
+    """/tables/ (outside the site's walk: tests/money/test_permissions.py walks it): a
+    person's own tables and the open ones, 25 a page, the rest on the next."""
+    from money.models import CODE_ALPHABET, Table, TableKind
+    from money.views import PER_PAGE
+
+    user = django_user_model.objects.create_user("regular")
+    Table.objects.bulk_create(  # started by them, so theirs, and all still open
+        Table(
+            kind=TableKind.CHOUETTE,
+            name=f"Evening {n:02}",
+            code=f"TAB{CODE_ALPHABET[n // 32]}{CODE_ALPHABET[n % 32]}",
+            created_by=user,
+        )
+        for n in range(MORE)
+    )
+    client.force_login(user)
+    path = reverse("money:tables")
+    for section, field in (("my-tables", "mine-page"), ("open-tables", "open-page")):
+        pattern = rf'<section id="{section}">.*?</section>'
+        first = re.search(pattern, client.get(path).content.decode(), re.S).group(0)
+        assert count(r'href="/tables/\d+/"', first.encode()) == PER_PAGE, section
+        assert f"{field}=2" in first, section
+        second = client.get(path, {field: 2}).content.decode()
+        rest = re.search(pattern, second, re.S).group(0)
+        assert count(r'href="/tables/\d+/"', rest.encode()) == MORE - PER_PAGE, section

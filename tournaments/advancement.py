@@ -12,7 +12,7 @@ the change that caused it is in the audit under its author's name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -24,6 +24,8 @@ from django.utils.translation import gettext as _
 from club.actors import Actor
 from club.models import Player
 from club.policy import SYSTEM
+from jobs.models import Job
+from jobs.services import job_start
 from matches.hooks import results_collected
 from matches.models import Match
 from matches.selectors import match_list, match_score_sheet
@@ -287,18 +289,45 @@ def _apply(order: int, match: Match, winner: Player, loser: Player) -> list[Rati
 
 
 def ratings_after(*, match: Match, corrected: bool = False) -> None:
-    """A newly finished match moves both ratings; a change to a rated match (its result
-    corrected, or no longer one that counts), or a result that falls before rated ones,
-    works them out again from that match on (:func:`ratings_rederive_from`)."""
-    _history_lock()
-    before = RatingChange.objects.filter(match=match).aggregate(first=Min("order"))["first"]
+    """A newly finished match after every rated one moves both ratings here, in the request
+    (two players' rows); a change to a rated match (its result corrected, or no longer one
+    that counts), or a result that falls before rated ones, asks for the ratings to be worked
+    out again from that match on, as a job (:func:`ratings_rederive_later`): the request
+    costs what it changes, never the history after it.
+
+    Why the history stays right while a job waits or runs:
+
+    - every change to the history (this function, the job) holds the history's lock
+      (:func:`_history_lock`) until its transaction ends, so they happen one at a time, and
+      the job reads the matches only after taking it: it re-derives from the history and
+      the results as the last change committed them, whatever was appended meanwhile;
+    - the history before the earliest order a waiting job starts from is right (each
+      correction asks from at most its own order, two waiting jobs merge to the earlier);
+      what comes after it, appends made meanwhile included, the job writes again;
+    - a match that stops counting loses its own rating changes here (so it may be deleted,
+      or given other players, before the job runs), and its two players are named to the
+      job, which starts them again from their last change before it;
+    - a result recorded on a match that had none (``corrected`` false) and that still
+      counts for nothing (a game of a match in play) needs no lock: nobody could have rated
+      it, since its row is locked by this change and a job reads only what is committed.
+      So recording a game never waits for a job that is running.
+    """
     rated = _rated(match)
+    if rated is None and not corrected:
+        return
+    _history_lock()
+    own = RatingChange.objects.filter(match=match)
+    before = own.aggregate(first=Min("order"))["first"]
     if before is None and rated is None:
         return
     falls = _falls_at(match) if rated is not None else None
     starts = [order for order in (before, falls) if order is not None]
     if starts:
-        ratings_rederive_from(min(starts))
+        players: list[int] = []
+        if rated is None:  # it no longer counts: its changes go now, its players with the job
+            players = sorted({match.player_a_id, match.player_b_id})
+            own.delete()
+        ratings_rederive_later(min(starts), players=players)
         return
     assert rated is not None  # a newly rated match after every rated one: it only adds
     winner, loser = (
@@ -310,6 +339,26 @@ def ratings_after(*, match: Match, corrected: bool = False) -> None:
     records = _apply(last + 1, match, winner, loser)
     RatingChange.objects.bulk_create(records)
     Player.objects.bulk_update([winner, loser], ["rating", "experience"])
+
+
+# the ratings' job (tournaments.ratings_jobs): its kind, and its key, so that two requests for
+# it while one waits run it once, from the earlier order
+RATINGS_JOB = "ratings.rederive"
+RATINGS_JOB_KEY = "ratings"
+
+
+def ratings_rederive_later(
+    order: int, *, players: list[int] | None = None, user: Actor = SYSTEM
+) -> Job:
+    """Ask for the ratings to be worked out again from the ``order``-th rated match on (1:
+    the whole history), as a job started when this transaction commits; a request already
+    waiting is joined (the earlier order, both sets of ``players``: those who must start
+    again from their last change before ``order`` though no change of theirs is left after
+    it)."""
+    params: dict[str, Any] = {"order": max(order, 1)}
+    if players:
+        params["players"] = players
+    return job_start(kind=RATINGS_JOB, user=user, params=params, key=RATINGS_JOB_KEY)
 
 
 # any fixed number: the key of PostgreSQL's lock on the rating history ("ratings" in ASCII)
@@ -347,13 +396,19 @@ def _falls_at(match: Match) -> int | None:
     return first
 
 
-def ratings_rederive_from(order: int) -> None:
+def ratings_rederive_from(
+    order: int,
+    *,
+    players: Iterable[int] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """The ratings worked out again from the ``order``-th rated match on, as
     :func:`ratings_rederive` would: every player the history from there touches (its
-    rated matches now, and those it held before) starts again from their last rating
-    change before it (1500 and no experience without one), the rating changes from there
-    are deleted and the finished matches after the one before ``order`` applied again in
-    the order they finished. Only those players' rows are locked."""
+    rated matches now, those it held before, and ``players``) starts again from their last
+    rating change before it (1500 and no experience without one), the rating changes from
+    there are deleted and the finished matches after the one before ``order`` applied again
+    in the order they finished. Only those players' rows are locked. Says how many rated
+    matches it applied; ``progress`` as for :func:`ratings_rederive`."""
     _history_lock()
     if order <= 1:
         finished = match_list().filter(status=Match.Status.FINISHED)
@@ -364,20 +419,25 @@ def ratings_rederive_from(order: int) -> None:
             .first()
         )
         if previous is None or previous[0] is None:
-            ratings_rederive()  # a gap, or a change not yet followed: only the whole is sure
-            return
+            # a gap, or a change not yet followed: only the whole is sure
+            return ratings_rederive(progress=progress)
         finished = match_list().filter(status=Match.Status.FINISHED).filter(_after(*previous))
     rated = []
-    for match in finished.order_by("finished_at", "id"):
+    finished = finished.order_by("finished_at", "id")
+    total = finished.count() if progress is not None else 0
+    for done, match in enumerate(finished, start=1):
+        if progress is not None and done % 500 == 0:
+            progress(done, total)
         pair = _rated(match)
         if pair is not None:
             rated.append((match, pair[0].pk, pair[1].pk))
     touched = {pk for _, winner, loser in rated for pk in (winner, loser)}
+    touched.update(players)
     touched.update(
         RatingChange.objects.filter(order__gte=order).values_list("player_id", flat=True)
     )
     last = RatingChange.objects.filter(player=OuterRef("pk"), order__lt=order).order_by("-order")
-    players = {
+    starting = {
         p.pk: p
         for p in Player.objects.select_for_update()
         .filter(pk__in=touched)
@@ -387,20 +447,23 @@ def ratings_rederive_from(order: int) -> None:
         )
         .order_by("pk")
     }
-    for player in players.values():
+    for player in starting.values():
         if player.last_rating is None:
             player.rating, player.experience = Decimal("1500.00"), 0
         else:
             player.rating, player.experience = player.last_rating, player.last_experience
     records: list[RatingChange] = []
     for step, (match, winner, loser) in enumerate(rated, start=order):
-        records += _apply(step, match, players[winner], players[loser])
+        records += _apply(step, match, starting[winner], starting[loser])
     RatingChange.objects.filter(order__gte=order).delete()
     RatingChange.objects.bulk_create(records, batch_size=500)
-    Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
+    Player.objects.bulk_update(list(starting.values()), ["rating", "experience"], batch_size=500)
+    if progress is not None:
+        progress(total, total)
+    return len(rated)
 
 
-def ratings_rederive(progress: Callable[[int, int], None] | None = None) -> None:
+def ratings_rederive(progress: Callable[[int, int], None] | None = None) -> int:
     """Every rating from the start, finished matches in the order they finished.
 
     ``progress(done, total)``, when given, hears how far it is every 500 matches and at
@@ -427,3 +490,4 @@ def ratings_rederive(progress: Callable[[int, int], None] | None = None) -> None
     Player.objects.bulk_update(list(players.values()), ["rating", "experience"], batch_size=500)
     if progress is not None:
         progress(total, total)
+    return order

@@ -24,6 +24,7 @@ urlpatterns = [
     path("players/<int:pk>/", views.player, name="player"),
     path("ratings/", views.ratings, name="ratings"),
     path("ratings/formula/", views.rating_formula, name="rating_formula"),
+    path("ratings/again/", views.ratings_again, name="ratings_again"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/invitation/", player_views.player_invitation, name="player_invitation"),
     path("me/", player_views.me, name="me"),

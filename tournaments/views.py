@@ -8,12 +8,14 @@ from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django_tables2 import Table
 
 from club.audit import audit_for_subject
+from club.confirm import Confirmation, confirm_page, confirmed
 from club.filters import PlayerFilter
 from club.forms import PlayerForm, PlayersFileForm, columns_unused_said, import_line_said
 from club.models import Player
@@ -33,6 +35,7 @@ from .queries.players import (
     rating_list,
 )
 from .ratings import fibs_steps, rating_kept
+from .ratings_jobs import can_rederive_ratings, ratings_pending, ratings_rederive_start
 from .tables import PlayerMatchTable, RatingHistoryTable, RatingListTable
 
 
@@ -54,13 +57,53 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def players(request: HttpRequest) -> HttpResponseBase:
     filterset = PlayerFilter(request.GET, queryset=player_list())
-    return table_page(request, PlayerTable(filterset.qs), filterset, "players.html", "players")
+    extra = {"ratings_pending": ratings_pending()}
+    return table_page(
+        request, PlayerTable(filterset.qs), filterset, "players.html", "players", extra
+    )
 
 
 def ratings(request: HttpRequest) -> HttpResponseBase:
-    """The club's rating list, public like the players' list."""
+    """The club's rating list, public like the players' list; staff and the Directors group
+    see the button that works every rating out again."""
     filterset = PlayerFilter(request.GET, queryset=rating_list())
-    return table_page(request, RatingListTable(filterset.qs), filterset, "ratings.html", "ratings")
+    extra = {
+        "ratings_pending": ratings_pending(),
+        "may_rederive": can_rederive_ratings(request.user),
+    }
+    return table_page(
+        request, RatingListTable(filterset.qs), filterset, "ratings.html", "ratings", extra
+    )
+
+
+@sign_in_required
+@require_http_methods(["GET", "POST"])
+def ratings_again(request: HttpRequest) -> HttpResponse:
+    """Every rating worked out again, as a job, after asking; then the job's page."""
+    require(can_rederive_ratings(request.user))
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            Confirmation(
+                title=_("Work out every rating again?"),
+                what=_(
+                    "Every player’s rating and experience are worked out again from the first "
+                    "finished match, in the order the matches finished."
+                ),
+                consequences=(
+                    _(
+                        "It runs in the background and may take a few minutes: until it ends, "
+                        "the pages that show ratings say they are being brought up to date."
+                    ),
+                    _("A rating that is already right stays as it is."),
+                ),
+                button=_("Work out every rating again"),
+                action=reverse("ratings_again"),
+                back=reverse("ratings"),
+            ),
+        )
+    job = ratings_rederive_start(user=request.user)
+    return redirect("jobs:job", pk=job.pk)
 
 
 def rating_formula(request: HttpRequest) -> HttpResponse:
@@ -115,6 +158,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         "lost": record.lost,
         "ratings": ratings,
         "may_change": may_change,
+        "ratings_pending": ratings_pending(),
     }
     if may_change:
         context["changes"] = audit_for_subject(subject=person).order_by("-at", "-id")[:30]

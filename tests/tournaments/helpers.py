@@ -1,4 +1,5 @@
-"""Helpers for the tournament tests: find a bracket's match, play an event through."""
+"""Helpers for the tournament tests: find a bracket's match, play an event through, set a
+tournament's time rules and call a round (tournament rules, issue 28)."""
 
 import html
 import re
@@ -8,6 +9,19 @@ from django.db.models import Q
 
 from matches.models import Match
 from tournaments.queries.events import event_matches
+from tournaments.services import event_round, round_times_set, tournament_time_set
+
+# a tournament's time rules as the site gives every tournament (the common defaults): a
+# point for every 5 minutes late, no grace, a forfeit at half the length; 2 minutes a point
+# on the clock, a 12-second delay, a flag loses the match
+TIME_RULES = {
+    "late_minutes_per_point": 5,
+    "late_grace_minutes": 0,
+    "late_forfeit_at_half": True,
+    "clock_seconds_per_point": 120,
+    "clock_delay_seconds": 12,
+    "clock_on_flag": "match",
+}
 
 
 def open_matches(event):
@@ -64,3 +78,17 @@ def another_tournament(document):
     site imports this beside the original, to compare the two; the copy keeps this identity.
     """
     return {**document, "tournament": {**document["tournament"], "uuid": str(uuid4())}}
+
+
+def time_rules_set(tournament, director, **changes):
+    """The tournament's time rules set through the service: the common defaults
+    (TIME_RULES) with ``changes``."""
+    return tournament_time_set(tournament=tournament, user=director, **{**TIME_RULES, **changes})
+
+
+def round_called(event, number, at, director, clocks="none"):
+    """Round ``number`` of the event starts (is called) at ``at`` (None: no start given),
+    played on ``clocks`` ("required", "allowed" or "none"), through the service."""
+    return round_times_set(
+        round=event_round(event=event, number=number), starts_at=at, clocks=clocks, user=director
+    )

@@ -19,18 +19,15 @@ from club.models import AuditEntry
 from matches.history import match_derived
 from matches.models import Match, Penalty
 from tests.helpers import page_words as text
-from tournaments.models import Arrival, Event, Round, Tournament
+from tournaments.models import Arrival, Round, Tournament
 from tournaments.services import (
     arrival_confirm,
     arrival_record,
     arrival_waive,
     event_draw,
-    event_round,
-    round_times_set,
-    tournament_time_set,
 )
 
-from .helpers import open_matches
+from .helpers import open_matches, round_called, time_rules_set
 
 pytestmark = pytest.mark.django_db
 
@@ -42,14 +39,9 @@ def minutes(count):
 
 
 @pytest.fixture
-def called(event_with, director):
+def called(timed_knockout):
     """A knockout of 8 to 7 points, drawn, its round 1 called at CALL (no tables)."""
-    event = event_with(Event.Format.SINGLE, 8, lengths=(7,))
-    event_draw(event=event, seed=1, user=director)
-    round_times_set(
-        round=event_round(event=event, number=1), starts_at=CALL, clocks="none", user=director
-    )
-    return event
+    return timed_knockout(8, called=CALL)
 
 
 @pytest.fixture
@@ -95,29 +87,11 @@ def test_arriving_in_time_leaves_nothing_to_confirm(called, director):
 
 
 def test_the_grace_period_and_no_penalties_are_the_tournament_s(called, director, tournament):
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
-        late_minutes_per_point=5,
-        late_grace_minutes=10,
-        late_forfeit_at_half=True,
-        clock_seconds_per_point=120,
-        clock_delay_seconds=12,
-        clock_on_flag="match",
-    )
+    time_rules_set(tournament, director, late_grace_minutes=10)
     first, second = open_matches(called)[:2]
     assert arrival_record(match=first, side=0, user=director, at=CALL + minutes(14)).points == 0
     assert arrival_record(match=first, side=1, user=director, at=CALL + minutes(15)).points == 1
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
-        late_minutes_per_point=0,
-        late_grace_minutes=0,
-        late_forfeit_at_half=True,
-        clock_seconds_per_point=120,
-        clock_delay_seconds=12,
-        clock_on_flag="match",
-    )
+    time_rules_set(tournament, director, late_minutes_per_point=0)
     late = arrival_record(match=second, side=0, user=director, at=CALL + minutes(45))
     assert (late.minutes_late, late.points, late.state) == (45, 0, "confirmed")
 
@@ -130,9 +104,8 @@ def test_an_arrival_is_recorded_once(called, director):
     assert Arrival.objects.count() == 1
 
 
-def test_no_arrival_before_the_call(event_with, director):
-    event = event_with(Event.Format.SINGLE, 4, lengths=(7,))
-    event_draw(event=event, seed=1, user=director)
+def test_no_arrival_before_the_call(timed_knockout, director):
+    event = timed_knockout(4)
     with pytest.raises(ValidationError, match="not been called"):
         arrival_record(match=open_matches(event)[0], side=0, user=director, at=CALL)
 
@@ -199,16 +172,7 @@ def test_points_reaching_half_the_length_forfeit_the_match(called, director):
 
 
 def test_without_the_forfeit_rule_the_points_are_given(called, director, tournament):
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
-        late_minutes_per_point=5,
-        late_grace_minutes=0,
-        late_forfeit_at_half=False,
-        clock_seconds_per_point=120,
-        clock_delay_seconds=12,
-        clock_on_flag="match",
-    )
+    time_rules_set(tournament, director, late_forfeit_at_half=False)
     match = open_matches(called)[0]
     arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(21))
     arrival_confirm(arrival=arrival, user=director)
@@ -328,9 +292,7 @@ def _called_tournament(count, *, name, director, field):
             entry=entry_register(event=event, player=player, user=director), user=director
         )
     event_draw(event=event, seed=1, user=director)
-    round_times_set(
-        round=event_round(event=event, number=1), starts_at=CALL, clocks="none", user=director
-    )
+    round_called(event, 1, CALL, director)
     for match in open_matches(event)[:2]:
         arrival_record(match=match, side=0, user=director, at=CALL + minutes(7))
     return tournament
@@ -411,16 +373,7 @@ def test_points_past_the_length_give_the_length_without_the_forfeit_rule(
 ):
     """A point a minute and two hours late: the points cannot count past the match's
     length, which they win for the opponent (tournament rules)."""
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
-        late_minutes_per_point=1,
-        late_grace_minutes=0,
-        late_forfeit_at_half=False,
-        clock_seconds_per_point=120,
-        clock_delay_seconds=12,
-        clock_on_flag="match",
-    )
+    time_rules_set(tournament, director, late_minutes_per_point=1, late_forfeit_at_half=False)
     match = open_matches(called)[0]
     arrival = arrival_record(match=match, side=0, user=director, at=CALL + minutes(120))
     assert arrival.points == 120

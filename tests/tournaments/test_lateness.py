@@ -22,14 +22,12 @@ from tournaments.lateness import lateness, match_called_at
 from tournaments.models import Event, Round, Tournament
 from tournaments.services import (
     event_draw,
-    event_round,
     event_update,
-    round_times_set,
     tournament_time_set,
 )
 from tournaments.venue import tournament_tables_set
 
-from .helpers import open_matches
+from .helpers import open_matches, round_called, time_rules_set
 
 pytestmark = pytest.mark.django_db
 
@@ -41,17 +39,9 @@ def minutes(count):
 
 
 @pytest.fixture
-def drawn(event_with, director):
-    """A knockout of 8, drawn: four matches of round 1, no tables."""
-    event = event_with(Event.Format.SINGLE, 8, lengths=(7,))
-    event_draw(event=event, seed=1, user=director)
-    return event
-
-
-def start(event, number, at, director, clocks="none"):
-    return round_times_set(
-        round=event_round(event=event, number=number), starts_at=at, clocks=clocks, user=director
-    )
+def drawn(timed_knockout):
+    """A knockout of 8, drawn: four matches of round 1, no tables, not called."""
+    return timed_knockout(8)
 
 
 # --- the call ------------------------------------------------------------------------------
@@ -62,7 +52,7 @@ def test_a_match_is_not_called_without_a_start_or_a_table(drawn):
 
 
 def test_without_numbered_tables_the_round_s_start_calls_its_matches(drawn, director):
-    start(drawn, 1, NOON, director)
+    round_called(drawn, 1, NOON, director)
     assert {match_called_at(match=m) for m in open_matches(drawn)} == {NOON}
 
 
@@ -71,7 +61,7 @@ def test_the_call_is_the_later_of_the_round_s_start_and_the_first_table_call(
 ):
     """Tournament rules: called at the round's start, or when the match gets a table if that
     is later; a match waiting for a table is not called, whatever its round's start."""
-    start(drawn, 1, NOON, director)
+    round_called(drawn, 1, NOON, director)
     tournament_tables_set(tournament=tournament, count=2, user=director)
     seated, _, waiting, _ = open_matches(drawn)
     assert match_called_at(match=waiting) is None  # no table yet
@@ -193,7 +183,7 @@ def test_a_round_beyond_the_lengths_given_gets_a_row_and_the_lengths_read_the_sa
 ):
     event = event_with(Event.Format.SWISS, 6, lengths=(5, 7), swiss_rounds=5)
     before = [event.length_for(n) for n in range(1, 8)]
-    start(event, 4, NOON, director, clocks="required")
+    round_called(event, 4, NOON, director, clocks="required")
     event = Event.objects.get(pk=event.pk)
     assert [r.number for r in event.rounds.all()] == [1, 2, 3, 4]
     assert [event.length_for(n) for n in range(1, 8)] == before
@@ -203,8 +193,8 @@ def test_a_round_beyond_the_lengths_given_gets_a_row_and_the_lengths_read_the_sa
 
 def test_changing_the_lengths_keeps_the_rounds_times(event_with, director):
     event = event_with(Event.Format.SWISS, 6, lengths=(5,), swiss_rounds=3)
-    start(event, 1, NOON, director, clocks="allowed")
-    start(event, 3, NOON + minutes(90), director)
+    round_called(event, 1, NOON, director, clocks="allowed")
+    round_called(event, 3, NOON + minutes(90), director)
     event_update(event=event, lengths=[7, 9], user=director)
     rows = {r.number: r for r in Event.objects.get(pk=event.pk).rounds.all()}
     assert [(n, r.length) for n, r in rows.items()] == [(1, 7), (2, 9), (3, 9)]
@@ -213,13 +203,13 @@ def test_changing_the_lengths_keeps_the_rounds_times(event_with, director):
 
 
 def test_a_round_s_times_are_audited_once_and_refused_to_others(drawn, director, other_director):
-    start(drawn, 1, NOON, director, clocks="required")
-    start(drawn, 1, NOON, director, clocks="required")  # the same: nothing written
+    round_called(drawn, 1, NOON, director, clocks="required")
+    round_called(drawn, 1, NOON, director, clocks="required")  # the same: nothing written
     assert AuditEntry.objects.filter(code="round.times_set").count() == 1
     with pytest.raises(PermissionDenied):
-        start(drawn, 1, None, other_director)
+        round_called(drawn, 1, None, other_director)
     with pytest.raises(ValidationError):
-        start(drawn, 1, None, director, clocks="sometimes")
+        round_called(drawn, 1, None, director, clocks="sometimes")
 
 
 def test_the_pairings_post_the_start_and_the_clocks(director_client, event_with, director):
@@ -254,7 +244,7 @@ def test_a_refused_round_time_says_why(director_client, drawn):
 
 
 def test_a_knockout_on_the_wall_posts_the_times_of_its_rounds_in_play(client, drawn, director):
-    start(drawn, 1, NOON, director, clocks="allowed")
+    round_called(drawn, 1, NOON, director, clocks="allowed")
     words = text(client.get(reverse("wall", args=[drawn.tournament.pk])))
     assert "Round 1:" in words and "Clocks allowed" in words
 
@@ -267,8 +257,8 @@ def test_a_match_s_clock_rule_is_its_round_s_with_the_tournament_s_settings(
 ):
     match = open_matches(drawn)[0]
     assert match_clock_rules(match).use is ClockUse.NONE
-    tournament_time_set(tournament=tournament, user=director, **TIME)
-    start(drawn, 1, None, director, clocks="required")
+    time_rules_set(tournament, director, **TIME)
+    round_called(drawn, 1, None, director, clocks="required")
     rules = match_clock_rules(match)
     assert rules.use is ClockUse.REQUIRED
     assert rules.settings.budget(7) == 90 * 7 * 1000
@@ -289,7 +279,7 @@ def test_the_board_of_a_round_on_clocks_shows_them(director_client, drawn, direc
     board_game_start(match=match, user=director)
     board = reverse("board", args=[match.pk])
     assert 'id="board-clocks"' not in director_client.get(board).content.decode()
-    start(drawn, 1, None, director, clocks="required")
+    round_called(drawn, 1, None, director, clocks="required")
     page = director_client.get(board).content.decode()
     assert 'id="board-clocks"' in page and "14:00" in page
 
@@ -304,9 +294,9 @@ def test_an_exported_tournament_keeps_its_time_rules_and_round_times(
     from tournaments.transfer import tournament_export, tournament_import
 
     event = event_with(Event.Format.SWISS, 4, lengths=(5,), swiss_rounds=3)
-    tournament_time_set(tournament=tournament, user=director, **TIME)
-    start(event, 1, NOON, director, clocks="required")
-    start(event, 3, NOON + minutes(90), director, clocks="allowed")
+    time_rules_set(tournament, director, **TIME)
+    round_called(event, 1, NOON, director, clocks="required")
+    round_called(event, 3, NOON + minutes(90), director, clocks="allowed")
     document = tournament_export(tournament=Tournament.objects.get(pk=tournament.pk))
     copy = tournament_import(document=another_tournament(document), user=director)
     assert copy.lateness_rules == LatenessRules(10, 5, False)

@@ -23,15 +23,11 @@ from matches.board.timing import board_flag_check
 from matches.models import BoardGame, Match, MatchClock, Penalty
 from matches.penalties import match_forfeit, match_penalty_award, match_penalty_remove
 from matches.selectors import PenaltyRow, match_score_sheet
-from tests.tournaments.helpers import another_tournament, by_key
-from tournaments.models import Arrival, Event, Round, Tournament
+from tests.tournaments.helpers import another_tournament, by_key, round_called, time_rules_set
+from tournaments.models import Arrival, Round, Tournament
 from tournaments.services import (
     arrival_confirm,
     arrival_record,
-    event_draw,
-    event_round,
-    round_times_set,
-    tournament_time_set,
 )
 from tournaments.transfer import tournament_export, tournament_import, tournament_import_plan
 
@@ -45,13 +41,14 @@ def fresh(match):
 
 
 @pytest.fixture
-def timed(event_with, director, tournament, record):
+def timed(timed_knockout, director, tournament, record):
     """A knockout of 4 to 7 points, its rounds called and on clocks, played to the end by
     penalty points and a forfeit: a late arrival penalised and a director's penalty in one
     match, a match won by penalty points, and the final forfeited on time."""
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
+    event = timed_knockout(
+        4,
+        called=CALL,
+        clocks="required",
         late_minutes_per_point=4,
         late_grace_minutes=2,
         late_forfeit_at_half=False,
@@ -59,17 +56,7 @@ def timed(event_with, director, tournament, record):
         clock_delay_seconds=10,
         clock_on_flag="game",
     )
-    event = event_with(Event.Format.SINGLE, 4, lengths=(7,))
-    event_draw(event=event, seed=1, user=director)
-    round_times_set(
-        round=event_round(event=event, number=1), starts_at=CALL, clocks="required", user=director
-    )
-    round_times_set(
-        round=event_round(event=event, number=2),
-        starts_at=CALL + datetime.timedelta(hours=2),
-        clocks="allowed",
-        user=director,
-    )
+    round_called(event, 2, CALL + datetime.timedelta(hours=2), director, "allowed")
 
     late = by_key(event, "M1-1")  # B 12 minutes late: 2 points to A, then a director's
     arrival_record(match=late, side=0, user=director, at=CALL + datetime.timedelta(minutes=1))
@@ -237,12 +224,11 @@ def test_time_results_export_and_import_to_the_same_sheets_and_winners(timed, di
 
 
 def test_a_file_written_before_issue_28_imports_with_the_defaults(
-    event_with, tournament, director, record
+    timed_knockout, tournament, director, record
 ):
     """A file without penalties, forfeits, arrivals, time settings or round times imports
     with what the site had before them (the defaults the migration gave every tournament)."""
-    event = event_with(Event.Format.SINGLE, 4, lengths=(7,))
-    event_draw(event=event, seed=1, user=director)
+    event = timed_knockout(4)
     record(by_key(event, "M1-1"), 0)
     document = another_tournament(tournament_export(tournament=tournament))
     for name in (
@@ -326,9 +312,9 @@ def test_a_time_refusal_reads_in_italian(timed):
 
 def test_a_tournament_s_time_settings_round_trip_unplayed(tournament, director):
     """Settings alone, nothing played: the copy has them."""
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
+    time_rules_set(
+        tournament,
+        director,
         late_minutes_per_point=0,
         late_grace_minutes=3,
         late_forfeit_at_half=False,
@@ -345,25 +331,18 @@ def test_a_tournament_s_time_settings_round_trip_unplayed(tournament, director):
 
 @pytest.mark.parametrize("rule", ["match", "game"])
 def test_a_flag_fallen_on_the_board_exports_and_imports_as_its_result(
-    event_with, tournament, director, rule
+    timed_knockout, tournament, director, rule
 ):
     """Tournament rules: a flag that loses the match is a forfeit on time, one that loses
     the game a game scored at its cube; the board's log stays as it was, and the copy reads
     the same. The clock itself is not in the file."""
-    tournament_time_set(
-        tournament=tournament,
-        user=director,
-        late_minutes_per_point=5,
-        late_grace_minutes=0,
-        late_forfeit_at_half=True,
+    event = timed_knockout(
+        4,
+        length=5,
+        clocks="required",
         clock_seconds_per_point=60,
         clock_delay_seconds=10,
         clock_on_flag=rule,
-    )
-    event = event_with(Event.Format.SINGLE, 4, lengths=(5,))
-    event_draw(event=event, seed=1, user=director)
-    round_times_set(
-        round=event_round(event=event, number=1), starts_at=None, clocks="required", user=director
     )
     match = by_key(event, "M1-1")
     board = board_game_start(match=match, user=director)

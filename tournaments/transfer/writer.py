@@ -28,7 +28,7 @@ from club.policy import can_create, directors_nameable, require
 from club.services import player_create
 from matches.models import BoardAction, BoardGame, Dispute, Game, Match, Penalty
 
-from ..advancement import ratings_rederive
+from ..advancement import ratings_rederive_later
 from ..audit import tournament_audit_record
 from ..models import Arrival, Bye, Entry, Event, Place, Round, Tournament
 from . import plan as planning
@@ -112,7 +112,7 @@ def tournament_import(*, document: Any, user: Actor, directors: Iterable[str] = 
                     "directors_missing": list(plan.directors_missing),
                 },
             )
-            ratings_rederive()
+            ratings_rederive_later(1)  # the whole history, as a job once the import commits
     except (IntegrityError, DataError) as error:  # the checks should leave the database nothing
         here = Tournament.objects.filter(uuid=plan.uuid).first() if plan.uuid else None
         if here is not None:  # imported meanwhile, by another request
