@@ -7,8 +7,9 @@ Makes a database of its own (``crawford_season`` on 127.0.0.1:5432, user postgre
 migrates it and builds the season with ``scripts/season_build.py`` (``--reuse``: a season
 already built there is used as it is; ``--keep``: the database is kept afterwards, else
 dropped), runs VACUUM ANALYZE, collects the static files and starts gunicorn with
-``--workers`` synchronous workers on 127.0.0.1 (DEBUG off, as a server). Where the job
-queue is installed (a table ``jobs_job``), a worker is started beside it (``--worker``).
+``--workers`` synchronous workers on 127.0.0.1 (DEBUG off, as a server), with a Celery
+worker beside it (``--worker``; jobs through Redis, ``--broker``) where the job queue is
+installed (a table ``jobs_job``).
 Then, one after another, with the load generator on the same cores:
 
 1. **The pages** (issue 29's table, and the event page, bracket, dashboard and API lists):
@@ -27,7 +28,9 @@ Then, one after another, with the load generator on the same cores:
    the director signed in: a single game made a double dropped at the same stake, so the
    score stands and the ratings are re-derived from that match on. The request's time, then
    the time until no ``ratings.rederive`` job is queued or running (where jobs exist).
-5. **The whole re-derivation**: ``manage.py ratings_rederive``, timed.
+5. **The whole re-derivation**: a ``ratings.rederive`` job asked of the worker, timed to its
+   end; then ``manage.py ratings_rederive`` (the same job, run in the command's process),
+   timed, once gunicorn and the worker are stopped.
 
 Bounded: 127.0.0.1 only, a fixed number of threads, each phase stops by itself; gunicorn
 (and the worker) are stopped at the end. Prints a table and one JSON line of the figures.
@@ -675,16 +678,19 @@ def rederive_job() -> dict[str, Any]:
 
 def rederive(env: dict[str, str]) -> dict[str, Any]:
     """The whole re-derivation, as the command runs it (gunicorn stopped)."""
+    # the worker is stopped by now: the command runs the job in its own process
+    alone = {k: v for k, v in env.items() if k != "CELERY_BROKER_URL"} | {"JOBS_BACKEND": "thread"}
     began = time.monotonic()
     done = subprocess.run(
         [PYTHON, "manage.py", "ratings_rederive"],
         cwd=ROOT,
-        env=env,
+        env=alone,
         capture_output=True,
         text=True,
+        timeout=900,
     )
     return {
-        "how": "manage.py ratings_rederive",
+        "how": "manage.py ratings_rederive (the job, in the command's process)",
         "seconds": round(time.monotonic() - began, 1),
         "ok": done.returncode == 0,
     }
