@@ -176,3 +176,13 @@ def test_the_section_is_one_table_and_the_machine():
     two = {**where, "cpus": 2}
     assert "otherwise quiet" in report.section(rows, two, 2, [0.3, 1.9])
     assert "other work shared" in report.section(rows, two, 2, [0.3, 2.6])
+
+
+@pytest.mark.parametrize("script", ["scripts/season_build.py", "scripts/bench_season.py"])
+def test_the_season_scripts_say_how_they_are_run(script):
+    """Run by hand on a machine with PostgreSQL (docs/benchmarks.md, A season): here only
+    that each starts and says how it is run, without touching a database."""
+    done = run(script, "--help", timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("usage: ") and "--tournaments" in done.stdout
+    assert "--seed" in done.stdout
