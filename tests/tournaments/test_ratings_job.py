@@ -502,3 +502,25 @@ def test_a_failed_ratings_job_is_said_until_later_work_does_it(client, director,
     jobs_run_waiting()
     assert not ratings_pending() and _state() == _whole()
     assert "ratings-pending" not in client.get(reverse("ratings")).content.decode()
+
+
+def test_the_command_says_when_no_worker_takes_the_job(director, held, monkeypatch):
+    """With a job queue and no worker running, the job waits: the command says so once (and
+    how to run it here instead) rather than drawing an empty bar for ever."""
+    from tournaments.management.commands import ratings_rederive as command
+
+    job = Job.objects.create(kind=RATINGS_JOB, params={"order": 1})
+    monkeypatch.setattr(command, "WAITING_SAY_SECONDS", 0.0)
+    naps = []
+
+    def nap(seconds):  # the worker comes at last, after a few looks
+        naps.append(seconds)
+        if len(naps) == 3:
+            Job.objects.filter(pk=job.pk).update(state=Job.State.DONE)
+
+    monkeypatch.setattr(command.time, "sleep", nap)
+    err = StringIO()
+    follower = command.Command(stdout=StringIO(), stderr=err)
+    assert follower.follow(job).state == Job.State.DONE
+    said = err.getvalue()
+    assert said.count("No worker has taken the job yet") == 1 and "--here" in said

@@ -20,6 +20,8 @@ from jobs.runner import backend, job_run
 from tournaments.advancement import ratings_rederive_later
 
 WIDTH = 30  # the bar's characters
+# a job still waiting this long with a job queue: no worker is taking it, and the command says so
+WAITING_SAY_SECONDS = 30.0
 
 
 def bar(done: int, total: int) -> str:
@@ -53,9 +55,14 @@ class Command(BaseCommand):
             action="store_true",
             help="start the job and say its number, without following it",
         )
+        parser.add_argument(
+            "--here",
+            action="store_true",
+            help="run it in this process even with a job queue (no worker running, say)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        here = backend() != "celery" and not options["no_wait"]
+        here = (backend() != "celery" or options["here"]) and not options["no_wait"]
         # no worker: this process runs it (a job already waiting is joined, and run here too)
         with override_settings(JOBS_BACKEND="held") if here else nullcontext():
             job = ratings_rederive_later(1, user=SYSTEM)
@@ -64,7 +71,7 @@ class Command(BaseCommand):
             return
         if here and backend() == "thread":  # beside the bar, on a connection of its own
             threading.Thread(target=_run_here, args=(job.pk,), daemon=True).start()
-        elif here:  # the tests' backends: at once, then the bar's last state
+        elif here:  # --here with a queue, or the tests' backends: at once, then the bar
             job_run(job.pk)
         job = self.follow(job)
         self.stderr.write("")
@@ -76,6 +83,8 @@ class Command(BaseCommand):
         """Draw the bar until the job is done or failed: its figures from the cache while it
         runs (the worker's, or this process's job thread), the row's once it ends."""
         shown = ""
+        began = time.monotonic()
+        said_waiting = False
         while True:
             job.refresh_from_db()
             done, total = job.done, job.total
@@ -89,4 +98,12 @@ class Command(BaseCommand):
                 shown = line
             if job.finished:
                 return job
+            waited = time.monotonic() - began
+            if job.state == Job.State.QUEUED and not said_waiting and waited > WAITING_SAY_SECONDS:
+                said_waiting = True
+                self.stderr.write(
+                    "\nNo worker has taken the job yet: is one running (celery -A config.celery "
+                    "worker)? Ctrl-C stops following it, and it stays waiting; --here runs it "
+                    "in this process."
+                )
             time.sleep(0.5)
