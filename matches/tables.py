@@ -4,6 +4,8 @@ import django_tables2 as tables
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from club.tables import DateColumn
+
 from .models import Match
 from .selectors import match_score_sheet
 
@@ -23,7 +25,7 @@ def status_name(status: str) -> str:
 
 
 class MatchTable(tables.Table):
-    date = tables.DateColumn(verbose_name=_("date"), linkify=True, short=False)
+    date = DateColumn(verbose_name=_("date"), linkify=True, short=False)
     player_a = tables.Column(verbose_name=_("player"), linkify=True, order_by=("player_a__name",))
     player_b = tables.Column(verbose_name=_("opponent"), linkify=True, order_by=("player_b__name",))
     length = tables.Column(verbose_name=_("length"))
