@@ -12,10 +12,7 @@ def countries_registered() -> list[tuple[str, str]]:
     each once: the players' own order is left out, or DISTINCT would keep a code per player
     (a season's 2,000 players made a select of 2,000 options, most of its list page's time)."""
     codes = (
-        Player.objects.exclude(country="")
-        .order_by()
-        .values_list("country", flat=True)
-        .distinct()
+        Player.objects.exclude(country="").order_by().values_list("country", flat=True).distinct()
     )
     named = [(code, country_name(code)) for code in codes]
     return sorted(named, key=lambda pair: folded(pair[1]))
