@@ -233,7 +233,7 @@ class DateColumn(tables.DateColumn):
         super().__init__(format=format, short=short, **kwargs)
         self.date_format = format or ("SHORT_DATE_FORMAT" if short else "DATE_FORMAT")
 
-    def render(self, value: Any, bound_column: Any, **kwargs: Any) -> SafeString:  # type: ignore[override]
+    def render(self, value: Any, bound_column: Any, **kwargs: Any) -> SafeString:
         """The template's text: the date filter's, else the column's default, escaped."""
         return escape(date_filter(value, self.date_format) or bound_column.default)
 
