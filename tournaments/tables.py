@@ -8,6 +8,7 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from club.tables import DateColumn
 from matches.selectors import match_score_sheet
 from matches.tables import MatchTable
 
@@ -212,7 +213,7 @@ class PlayerMatchTable(EventRoundColumns, MatchTable):
 
 
 class RatingHistoryTable(EventRoundColumns):
-    date = tables.DateColumn(verbose_name=_("date"), accessor="match__date", short=False)
+    date = DateColumn(verbose_name=_("date"), accessor="match__date", short=False)
     match = tables.Column(verbose_name=_("match"), linkify=True)
     rating_before = tables.Column(verbose_name=_("before"))
     change = tables.Column(verbose_name=_("change"), empty_values=())

@@ -199,3 +199,10 @@ def test_a_players_file_s_countries_in_three_languages_and_codes(director_client
         "Carla Verdi": "DE",
         "Dario Neri": "FR",
     }
+
+
+def test_the_players_list_offers_each_country_of_the_register_once(client, anna):
+    for name, country in (("Bruno Bianchi", "IT"), ("Carla Keller", "CH"), ("Dario Neri", "IT")):
+        player_create(user=SYSTEM, name=name, country=country)
+    page = client.get(reverse("players"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert re.findall(r'<option value="([A-Z]{2})"', page) == ["IT", "CH"]  # Italy, Switzerland

@@ -127,18 +127,29 @@ class PlayerRecord:
 
 def player_record_counted(*, player: Player) -> PlayerRecord:
     """Matches won and lost by the player (walkovers included), over all of them, in one
-    aggregate query whatever their number: what :func:`matches.selectors.player_record`
-    counts from every match's score sheet."""
-    mine = Q(player_a=player, winner=0) | Q(player_b=player, winner=1)
+    query whatever their number: what :func:`matches.selectors.player_record` counts from
+    every match's score sheet.
+
+    Grouped by the player's side and the winner (at most six rows) rather than counted with
+    filters on the winner: a filter names the winner's expression once per use, and the
+    database sums each match's games again for each (five times; 20-30 ms for a season's
+    990 matches, 8 ms grouped)."""
+    side = Case(When(player_a=player, then=Value(0)), default=Value(1))
     counted = (
         matches_with_winner(Match.objects.filter(Q(player_a=player) | Q(player_b=player)))
         .order_by()
-        .aggregate(
-            won=Count("pk", filter=mine),
-            lost=Count("pk", filter=Q(winner__isnull=False) & ~mine),
-        )
+        .annotate(side=side)
+        .values("side", "winner")
+        .annotate(count=Count("pk"))
     )
-    won, lost = counted["won"], counted["lost"]
+    won = lost = 0
+    for row in counted:
+        if row["winner"] is None:
+            continue
+        if row["winner"] == row["side"]:
+            won += row["count"]
+        else:
+            lost += row["count"]
     return PlayerRecord(played=won + lost, won=won, lost=lost)
 
 
