@@ -188,6 +188,33 @@ class PairingTable(tables.Table):
         super().__init__(*args, **kwargs)
         self.sheets = sheets or {}
 
+    # a row's cells as django-tables2 writes them (BoundRow.get_cell), without its work per
+    # cell: tables/rows.html asks these (club/templatetags/table_rows.py), and
+    # tests/tournaments/test_event_page_rows.py holds them to django-tables2's own
+    def cell_table(self, record: Match) -> int | str:
+        return self.render_table(record)
+
+    def cell_bracket_key(self, record: Match) -> str:
+        return record.place.bracket_key or self.default  # the column's default: "—"
+
+    def cell_player_a(self, record: Match) -> Player:
+        return record.player_a
+
+    def cell_player_b(self, record: Match) -> Player:
+        return record.player_b
+
+    def cell_length(self, record: Match) -> int:
+        return record.length
+
+    def cell_result(self, record: Match) -> str:
+        return self.render_result(record)
+
+    def cell_reason(self, record: Match) -> str:
+        return self.render_reason(record) if record.place.reason_code else ""
+
+    def cell_match(self, record: Match) -> SafeString:
+        return self.render_match(record)
+
     def render_table(self, record: Match) -> int | str:
         """The table the match is at (:mod:`tournaments.venue`); a dash while it waits."""
         table = getattr(record, "table", None)  # no table: Django raises, the column waits

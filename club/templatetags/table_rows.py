@@ -8,7 +8,10 @@ tables, 127 matches, a thousand cells; docs/benchmarks.md, A season). What does 
 row to row (a column's heading, and its td attributes unless they are computed from the record)
 is worked out once per table here; each cell is still django-tables2's own
 (``BoundRow.get_cell``: the accessor, the default, the column's render method and link),
-written as the template writes a variable (``render_value_in_context``).
+written as the template writes a variable (``render_value_in_context``), unless the table
+has a ``cell_<column>(record)`` method: then that gives the cell, for a column whose cells
+are worth writing without django-tables2's work per cell (its accessor, the model field's
+choices looked up, its render method's arguments); the table's tests hold the two equal.
 
 A table opts in with ``template_name = "tables/rows.html"`` in its Meta; everything else in
 that template (heading, empty text, footer, pagination) is stacked.html's.
@@ -26,6 +29,8 @@ from django.templatetags.l10n import localize, unlocalize
 from django.utils.safestring import SafeString, mark_safe
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from django.template.context import Context
     from django_tables2 import Table
     from django_tables2.columns import BoundColumn
@@ -43,6 +48,7 @@ class _Column:
     td: str | None
     label: str
     localize: bool | None
+    cell: Callable[[Any], Any] | None  # the table's cell_<name>, if it has one
 
 
 def _computed(attrs: Any) -> bool:
@@ -74,6 +80,7 @@ def _columns(table: Table, context: Context) -> list[_Column]:
                 td=None if computed else _td(column, context),
                 label=label if header else "",
                 localize=column.localize,
+                cell=getattr(table, f"cell_{column.name}", None),
             )
         )
     return found
@@ -112,7 +119,7 @@ def table_row(context: Context, row: BoundRow) -> SafeString:
     parts = ["\n<tr ", render_value_in_context(row.attrs.as_html(), context), ">\n    "]
     for column in columns:
         bound = column.bound
-        cell = row.get_cell(bound.name)
+        cell = row.get_cell(bound.name) if column.cell is None else column.cell(record)
         bound.current_value = cell  # as BoundRow.items() leaves them, for computed attrs
         bound.current_record = record
         td = column.td if column.td is not None else _td(bound, context)

@@ -61,3 +61,14 @@ def test_the_event_page_is_the_same_with_its_rows_written_in_python(
     assert ">walkover: " in double
     assert ">3–1</td>" in double or ">1–3</td>" in double
     assert 'data-label="why this pairing"' in swiss
+
+
+def test_a_round_s_cells_are_django_tables2_s_own(events):
+    """Each ``cell_<column>`` of the pairing table gives what django-tables2 gives."""
+    for event in events:
+        for match in event_matches(event=event):
+            table = PairingTable([match])
+            row = next(iter(table.rows))
+            for column in table.columns:
+                fast = getattr(table, f"cell_{column.name}")
+                assert str(fast(match)) == str(row.get_cell(column.name)), column.name
