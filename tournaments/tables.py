@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from matches.models import Match
     from matches.selectors import ScoreSheet
 
-    from .models import Place, RatingChange
+    from .models import Entry, Place, RatingChange
     from .queries.standings import StandingRow
 
 
@@ -106,6 +106,23 @@ class EntryTable(tables.Table):
         row_attrs = {"id": lambda record: f"entry-{record.pk}", "data-filtered": ""}
         orderable = False
         template_name = "tables/rows.html"  # rows written in Python: 64 on an event's page
+
+    # a row's cells as django-tables2 writes them (BoundRow.get_cell), without its work per
+    # cell (the pool and the director's buttons are left to it): tables/rows.html asks these,
+    # and tests/tournaments/test_event_page_rows.py holds them to django-tables2's own
+    def cell_seed(self, record: Entry) -> int | str:
+        return record.seed if record.seed is not None else ""
+
+    def cell_player(self, record: Entry) -> SafeString:
+        player = record.player  # linkify: a link to the player's page
+        return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player)
+
+    def cell_rating(self, record: Entry) -> Decimal | str:
+        rating = record.player.rating
+        return rating if rating is not None else self.default
+
+    def cell_status(self, record: Entry) -> str:
+        return record.get_status_display()
 
 
 class StandingsTable(tables.Table):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tournaments.models import Entry, Event
-from tournaments.queries.events import event_matches
+from tournaments.queries.events import event_entries, event_matches
 from tournaments.services import entry_withdraw, event_draw, event_pair_next_round
 from tournaments.tables import EntryTable, PairingTable
 from tournaments.venue import tournament_tables_set
@@ -72,3 +72,14 @@ def test_a_round_s_cells_are_django_tables2_s_own(events):
             for column in table.columns:
                 fast = getattr(table, f"cell_{column.name}")
                 assert str(fast(match)) == str(row.get_cell(column.name)), column.name
+
+
+def test_an_entry_s_cells_are_django_tables2_s_own(events):
+    """Each ``cell_<column>`` of the entries table gives what django-tables2 gives."""
+    for event in events:
+        for entry in event_entries(event=event):
+            table = EntryTable([entry])
+            row = next(iter(table.rows))
+            for name in ("seed", "player", "rating", "status"):
+                fast = getattr(table, f"cell_{name}")
+                assert str(fast(entry)) == str(row.get_cell(name)), name
