@@ -100,6 +100,8 @@ def _event_context(request: HttpRequest, event: Event, **forms: Form) -> dict[st
         hidden.append("pool")
     entry_table = EntryTable(entries, exclude=hidden)  # its buttons read the page's event
     rounds = event_rounds(event=event, entries=entries, matches=matches)
+    hidden_reason = () if directing else ("reason",)
+    sheets = knockout.sheets if knockout else None  # each match scored once for the page
     context: dict[str, Any] = {
         "event": event,
         "tournament": event.tournament,
@@ -114,7 +116,7 @@ def _event_context(request: HttpRequest, event: Event, **forms: Form) -> dict[st
         if rows
         else None,
         "rounds": [
-            (r, PairingTable(r.matches, exclude=() if directing else ("reason",))) for r in rounds
+            (r, PairingTable(r.matches, exclude=hidden_reason, sheets=sheets)) for r in rounds
         ],
         "progress": event_progress(event=event, matches=matches, knockout=knockout),
         "missed_as_losses": any(row.standing.missed for row in rows),

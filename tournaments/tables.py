@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import django_tables2 as tables
 from django.utils.formats import number_format
@@ -17,15 +17,16 @@ from .ratings import CENT
 from .reasons import reason_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from django.utils.safestring import SafeString
     from django_stubs_ext import StrOrPromise
 
     from club.models import Player
     from matches.models import Match
+    from matches.selectors import ScoreSheet
 
-    from .models import Place, RatingChange
+    from .models import Entry, Place, RatingChange
     from .queries.standings import StandingRow
 
 
@@ -105,6 +106,24 @@ class EntryTable(tables.Table):
         # a row is swapped alone when a player is checked in (htmx, see entry_actions.html)
         row_attrs = {"id": lambda record: f"entry-{record.pk}", "data-filtered": ""}
         orderable = False
+        template_name = "tables/rows.html"  # rows written in Python: 64 on an event's page
+
+    # a row's cells as django-tables2 writes them (BoundRow.get_cell), without its work per
+    # cell (the pool and the director's buttons are left to it): tables/rows.html asks these,
+    # and tests/tournaments/test_event_page_rows.py holds them to django-tables2's own
+    def cell_seed(self, record: Entry) -> int | str:
+        return record.seed if record.seed is not None else ""
+
+    def cell_player(self, record: Entry) -> SafeString:
+        player = record.player  # linkify: a link to the player's page
+        return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player)
+
+    def cell_rating(self, record: Entry) -> Decimal | str:
+        rating = record.player.rating
+        return rating if rating is not None else self.default
+
+    def cell_status(self, record: Entry) -> str:
+        return record.get_status_display()
 
 
 class StandingsTable(tables.Table):
@@ -172,16 +191,47 @@ class PairingTable(tables.Table):
     reason = tables.Column(
         verbose_name=_("why this pairing"), accessor="place__reason_code", default=""
     )
-    match = tables.Column(
-        verbose_name="",
-        empty_values=(),
-        orderable=False,
-        linkify=lambda record: record.get_absolute_url(),
-    )
+    match = tables.Column(verbose_name="", empty_values=(), orderable=False)
 
     class Meta:
         attrs = {"class": "table pairings"}
         orderable = False
+        template_name = "tables/rows.html"  # rows written in Python: an event page has many
+
+    def __init__(
+        self, *args: Any, sheets: Mapping[int, ScoreSheet] | None = None, **kwargs: Any
+    ) -> None:
+        """``sheets``: the matches' score sheets by match id, when the page has worked them
+        out already (an event's knockout has), so a row does not derive its score again."""
+        super().__init__(*args, **kwargs)
+        self.sheets = sheets or {}
+
+    # a row's cells as django-tables2 writes them (BoundRow.get_cell), without its work per
+    # cell: tables/rows.html asks these (club/templatetags/table_rows.py), and
+    # tests/tournaments/test_event_page_rows.py holds them to django-tables2's own
+    def cell_table(self, record: Match) -> int | str:
+        return self.render_table(record)
+
+    def cell_bracket_key(self, record: Match) -> str:
+        return record.place.bracket_key or self.default  # the column's default: "—"
+
+    def cell_player_a(self, record: Match) -> Player:
+        return record.player_a
+
+    def cell_player_b(self, record: Match) -> Player:
+        return record.player_b
+
+    def cell_length(self, record: Match) -> int:
+        return record.length
+
+    def cell_result(self, record: Match) -> str:
+        return self.render_result(record)
+
+    def cell_reason(self, record: Match) -> str:
+        return self.render_reason(record) if record.place.reason_code else ""
+
+    def cell_match(self, record: Match) -> SafeString:
+        return self.render_match(record)
 
     def render_table(self, record: Match) -> int | str:
         """The table the match is at (:mod:`tournaments.venue`); a dash while it waits."""
@@ -197,11 +247,12 @@ class PairingTable(tables.Table):
             winner = record.walkover_winner
             assert winner is not None, "a walkover names its winner"
             return _("walkover: %(player)s") % {"player": record.player(winner)}
-        sheet = match_score_sheet(match=record)
+        sheet = self.sheets.get(record.pk) or match_score_sheet(match=record)
         return f"{sheet.score[0]}–{sheet.score[1]}" if sheet.rows or sheet.over else "—"
 
-    def render_match(self, record: Match) -> StrOrPromise:
-        return _("sheet")
+    def render_match(self, record: Match) -> SafeString:
+        """A link to the match's sheet (what ``linkify`` wrote, without its work per cell)."""
+        return format_html('<a href="{}">{}</a>', record.get_absolute_url(), _("sheet"))
 
 
 class PlayerMatchTable(EventRoundColumns, MatchTable):
