@@ -188,7 +188,7 @@ def register() -> None:
     register_job_kind(
         JobKind(
             kind=KIND,
-            title=gettext_noop("The players’ ratings brought up to date"),
+            title=gettext_noop("Bringing the players’ ratings up to date"),
             run=_run,
             summary=_summary,
             merge=_merge,
