@@ -20,12 +20,17 @@ from __future__ import annotations
 import datetime
 import secrets
 import zlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from .actors import Actor
 from .models import KeptUpload
@@ -77,3 +82,36 @@ def upload_take(*, user: Actor, kind: str, key: str) -> bytes:
     if not deleted:  # taken meanwhile (a database that does not lock rows: SQLite)
         raise upload_gone()
     return zlib.decompress(found.data)
+
+
+View = Callable[..., HttpResponse]
+
+
+def size_gate(limit: Callable[[], int], mark: str) -> Callable[[View], View]:
+    """A view taking a file: a request declaring more than ``limit()`` bytes is refused unread.
+
+    Django would read it all first (the CSRF check reads the form), to a temporary file for a
+    large upload, or refuse a large form with a bare "400 Bad Request". Here the size the
+    request declares is looked at before that: over the limit, the view is called with
+    ``request.<mark>`` set and shows its empty form with the refusal (413), writing nothing,
+    so no CSRF check is needed; otherwise the CSRF check runs as on any other page. ``limit``
+    is asked at each request (the settings' value then)."""
+
+    def decorate(view: View) -> View:
+        protected = csrf_protect(view)
+
+        @csrf_exempt
+        @wraps(view)
+        def gate(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                size = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                size = 0
+            if request.method == "POST" and size > limit():
+                setattr(request, mark, True)  # a mark on the request, read by getattr
+                return view(request, *args, **kwargs)
+            return protected(request, *args, **kwargs)
+
+        return gate
+
+    return decorate

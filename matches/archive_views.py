@@ -7,10 +7,6 @@ job's page, which follows the work and offers its result.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
-
 from django import forms
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -19,11 +15,11 @@ from django.shortcuts import redirect, render
 from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from club.policy import can_create, require, sign_in_required
 from club.tables import export_query
+from club.uploads import size_gate
 
 from .archive import archive_import_start, archive_too_large
 from .export_jobs import export_prepare, export_table_known
@@ -43,26 +39,11 @@ class ArchiveForm(forms.Form):
         return 400 if self.errors else 200
 
 
-def archive_size_gate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """An archive larger than one may be is refused before Django reads the request (as
-    :func:`matches.views.match_file_form` does for one file): the page with its empty form and
-    the limit in words, 413, nothing written, so no CSRF check is needed; otherwise the CSRF
-    check runs as on any page."""
-    protected = csrf_protect(view)
-
-    @csrf_exempt
-    @wraps(view)
-    def gate(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            size = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            size = 0
-        if request.method == "POST" and size > settings.ARCHIVE_MAX_BYTES + FORM_OVERHEAD_BYTES:
-            request.archive_too_large = True  # type: ignore[attr-defined]  # read by getattr
-            return view(request, *args, **kwargs)
-        return protected(request, *args, **kwargs)
-
-    return gate
+# an archive larger than one may be is refused before Django reads the request, as one
+# match file is (club.uploads.size_gate): the page with its empty form and the limit in words
+archive_size_gate = size_gate(
+    lambda: settings.ARCHIVE_MAX_BYTES + FORM_OVERHEAD_BYTES, "archive_too_large"
+)
 
 
 @archive_size_gate

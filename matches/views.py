@@ -4,7 +4,6 @@ Each view parses the request, calls one service or selector, and renders.
 """
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any, TypeAlias
 
 from django.conf import settings
@@ -17,7 +16,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.confirm import Confirmation, confirm_page, confirmed
@@ -32,6 +30,7 @@ from club.policy import (
     sign_in_required,
 )
 from club.tables import table_page
+from club.uploads import size_gate
 from rules.sheets import SheetRuling
 
 from .audit import result_text
@@ -458,30 +457,8 @@ def match_export(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def match_file_form(view: View) -> View:
-    """A view taking a match file: a request larger than one may be is refused unread.
-
-    Django would read it all first (the CSRF check reads the form), to a temporary file
-    for a large upload, or refuse a large form with a bare "400 Bad Request". Here the
-    size the request declares is looked at before that: over the limit, the view shows
-    its empty form with the refusal (413), writing nothing, so no CSRF check is needed;
-    otherwise the CSRF check runs as on any other page.
-    """
-    protected = csrf_protect(view)
-
-    @csrf_exempt
-    @wraps(view)
-    def gate(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            size = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            size = 0
-        if request.method == "POST" and size > settings.MATCH_FILE_REQUEST_MAX_BYTES:
-            request.match_file_too_large = True  # type: ignore[attr-defined]  # a mark, read by getattr
-            return view(request, *args, **kwargs)
-        return protected(request, *args, **kwargs)
-
-    return gate
+# a view taking a match file: a request larger than one may be is refused unread
+match_file_form = size_gate(lambda: settings.MATCH_FILE_REQUEST_MAX_BYTES, "match_file_too_large")
 
 
 def _mat_file_form(request: HttpRequest, match: Match) -> MatFileForm:
