@@ -61,7 +61,9 @@ class Job(models.Model):
         ]
         indexes = [
             # "is the ratings work still to do?" on every page that shows ratings
-            models.Index(fields=["kind", "state"], name="jobs_kind_state"),
+            # (with the start time: "has a later job of this kind succeeded?", the ratings'
+            # notice after a failure, answered by the index alone)
+            models.Index(fields=["kind", "state", "created_at"], name="jobs_kind_state"),
             models.Index(fields=["created_by", "-created_at"], name="jobs_mine"),
             # the old finished work forgotten (jobs.prune)
             models.Index(fields=["finished_at"], name="jobs_finished"),

@@ -15,12 +15,14 @@ the live pages' tags follow, so no client keeps the ratings it had.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -39,6 +41,7 @@ from .advancement import (
 )
 
 KIND = RATINGS_JOB
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)  # before any job
 
 
 def ratings_state() -> str:
@@ -47,14 +50,21 @@ def ratings_state() -> str:
     from before a correction until a director tries again); "": the ratings are up to date.
     One query, by the index on the jobs' kind and state (jobs_kind_state), on every page that
     shows ratings."""
-    later_done = Job.objects.filter(
-        kind=KIND, state=Job.State.DONE, created_at__gt=OuterRef("created_at")
+    # the newest done job's start, worked out once (the index, backwards, its first row):
+    # a failure before it was made good by it
+    last_done = Coalesce(
+        Subquery(
+            Job.objects.filter(kind=KIND, state=Job.State.DONE)
+            .order_by("-created_at")
+            .values("created_at")[:1]
+        ),
+        Value(EPOCH),
     )
     found = (
         Job.objects.filter(kind=KIND)
         .filter(
             Q(state__in=(Job.State.QUEUED, Job.State.RUNNING))
-            | Q(Q(state=Job.State.FAILED) & ~Exists(later_done))
+            | Q(state=Job.State.FAILED, created_at__gt=last_done)
         )
         .order_by("-state")  # running, queued, then failed: the first says it
         .values_list("state", flat=True)
