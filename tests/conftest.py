@@ -302,6 +302,12 @@ def jobs_at_once(settings):
     settings.JOBS_BACKEND = "eager"
 
 
+@pytest.fixture
+def held(settings):
+    """Jobs wait until the test runs them (jobs.runner.jobs_run_waiting)."""
+    settings.JOBS_BACKEND = "held"
+
+
 @pytest.fixture(autouse=True)
 def seeded_dice(settings):
     """The board's dice repeat in tests (production dice come from the secure source)."""

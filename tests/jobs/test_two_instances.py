@@ -33,7 +33,8 @@ pytestmark = [
         "...); the suite's SQLite database lives in this one process",
     ),
     pytest.mark.skipif(
-        not GUNICORN.exists(), reason="gunicorn is not installed: pip install -e '.[server]'"
+        not GUNICORN.exists(),
+        reason="gunicorn is not installed (make test installs it from requirements/test.txt)",
     ),
 ]
 

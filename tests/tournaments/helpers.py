@@ -1,13 +1,19 @@
 """Helpers for the tournament tests: find a bracket's match, play an event through, set a
 tournament's time rules and call a round (tournament rules, issue 28)."""
 
+import datetime
 import html
 import re
+from typing import Any
+from unittest import mock
 from uuid import uuid4
 
 from django.db.models import Q
+from django.utils import timezone
 
+from club.models import Player
 from matches.models import Match
+from tournaments.models import RatingChange
 from tournaments.queries.events import event_matches
 from tournaments.services import event_round, round_times_set, tournament_time_set
 
@@ -91,4 +97,33 @@ def round_called(event, number, at, director, clocks="none"):
     played on ``clocks`` ("required", "allowed" or "none"), through the service."""
     return round_times_set(
         round=event_round(event=event, number=number), starts_at=at, clocks=clocks, user=director
+    )
+
+
+# --- the rating history, for the ratings' tests --------------------------------------------
+
+RATINGS_START = datetime.datetime(2026, 3, 1, 18, 0, tzinfo=datetime.UTC)
+
+
+def ratings_now() -> tuple[dict, list]:
+    """Every player's rating and experience, and every rating change, comparable."""
+    players = {p.pk: (p.rating, p.experience) for p in Player.objects.all()}
+    changes = sorted(
+        RatingChange.objects.values_list(
+            "player_id", "match_id", "order", "rating_before", "rating_after", "experience_after"
+        )
+    )
+    return players, changes
+
+
+def final_score(match: Match, a_wins: bool, loser_points: int) -> tuple[int, int]:
+    loser = min(loser_points, match.length - 1)
+    return (match.length, loser) if a_wins else (loser, match.length)
+
+
+def clock_at(minutes: int) -> Any:
+    """The services' clock stopped at RATINGS_START + ``minutes`` (results may share a
+    moment, or be recorded as finishing before results already rated)."""
+    return mock.patch.object(
+        timezone, "now", return_value=RATINGS_START + datetime.timedelta(minutes=minutes)
     )

@@ -2,17 +2,14 @@
 (tournaments.advancement.ratings_rederive_from), and gives what the whole history gives."""
 
 import contextlib
-import datetime
 from decimal import Decimal
 from io import StringIO
-from unittest import mock
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,36 +23,13 @@ from matches.services import (
     match_result_clear,
     match_walkover,
 )
+from tests.tournaments.helpers import clock_at, final_score, ratings_now
 from tournaments.advancement import ratings_rederive, ratings_rederive_from
 from tournaments.models import RatingChange
 
 pytestmark = pytest.mark.django_db
 
-START = datetime.datetime(2026, 3, 1, 18, 0, tzinfo=datetime.UTC)
 LENGTHS = (1, 3, 5, 7)
-
-
-def _state() -> tuple[dict, list]:
-    players = {p.pk: (p.rating, p.experience) for p in Player.objects.all()}
-    changes = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "match_id", "order", "rating_before", "rating_after", "experience_after"
-        )
-    )
-    return players, changes
-
-
-def _score(match: Match, a_wins: bool, loser_points: int) -> tuple[int, int]:
-    loser = min(loser_points, match.length - 1)
-    return (match.length, loser) if a_wins else (loser, match.length)
-
-
-def _at(minutes: int):
-    """The services' clock stopped at START + ``minutes`` (results may share a moment, or
-    be recorded as finishing before results already rated)."""
-    return mock.patch.object(
-        timezone, "now", return_value=START + datetime.timedelta(minutes=minutes)
-    )
 
 
 class _Undo(Exception):
@@ -96,19 +70,19 @@ def test_any_results_and_corrections_give_what_the_whole_history_gives(director)
             # a refusal in plain words (a walkover recorded twice…) changes nothing
             with contextlib.suppress(ValidationError):
                 _step(matches, kind, first, second, length, a_wins, loser_points, minute)
-            step = _state()
+            step = ratings_now()
             ratings_rederive()
-            assert _state() == step, (kind, steps)
+            assert ratings_now() == step, (kind, steps)
 
     def _step(matches, kind, first, second, length, a_wins, loser_points, minute):
-        with _at(minute), transaction.atomic():
+        with clock_at(minute), transaction.atomic():
             if kind == "new" or not matches:
                 if first == second:
                     second = (first + 1) % len(players)
                 match = match_create(
                     player_a=players[first], player_b=players[second], length=length, user=SYSTEM
                 )
-                score = _score(match, a_wins, loser_points)
+                score = final_score(match, a_wins, loser_points)
                 match_record_final_score(
                     match=match, score_a=score[0], score_b=score[1], user=director
                 )
@@ -120,7 +94,7 @@ def test_any_results_and_corrections_give_what_the_whole_history_gives(director)
             elif kind == "walkover":
                 match_walkover(match=match, winner=0 if a_wins else 1, user=director)
             elif kind in ("correct", "again"):
-                score = _score(match, a_wins, loser_points)
+                score = final_score(match, a_wins, loser_points)
                 match_record_final_score(
                     match=match, score_a=score[0], score_b=score[1], user=director
                 )
@@ -146,9 +120,9 @@ def test_a_correction_rewrites_only_what_follows_it(director):
     ) == [2, 3]
     bruno.refresh_from_db()
     assert bruno.rating > Decimal("1500.00") and bruno.experience == 5 + 7
-    step = _state()
+    step = ratings_now()
     ratings_rederive()
-    assert _state() == step
+    assert ratings_now() == step
 
 
 def test_a_result_cleared_leaves_its_players_as_before_it(director):
@@ -177,9 +151,9 @@ def _correction_queries(director, unrelated: int) -> tuple[int, int]:
     with CaptureQueriesContext(connection) as queries:
         match_record_final_score(match=match, score_a=2, score_b=5, user=director)
     rewritten = len(before - set(RatingChange.objects.values_list("pk", flat=True)))
-    step = _state()
+    step = ratings_now()
     ratings_rederive()
-    assert _state() == step
+    assert ratings_now() == step
     return len(queries), rewritten
 
 
@@ -198,21 +172,21 @@ def test_ratings_rederive_from_the_start_is_the_whole_history(director):
     for score in ((3, 1), (0, 3), (3, 2)):
         match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
         match_record_final_score(match=match, score_a=score[0], score_b=score[1], user=director)
-    step = _state()
+    step = ratings_now()
     Player.objects.update(rating=Decimal("1234.00"), experience=99)
     ratings_rederive_from(1)
-    assert _state() == step
+    assert ratings_now() == step
 
 
 def test_the_command_works_every_rating_out_again_and_says_how_far_it_is(director):
     anna, bruno = (player_create(name=n, user=SYSTEM) for n in ("Anna", "Bruno"))
     match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     match_record_final_score(match=match, score_a=3, score_b=1, user=director)
-    step = _state()
+    step = ratings_now()
     Player.objects.update(rating=Decimal("1400.00"))
     out, err = StringIO(), StringIO()
     call_command("ratings_rederive", stdout=out, stderr=err)
-    assert _state() == step
+    assert ratings_now() == step
     assert "1 of 1 finished matches" in err.getvalue()
     assert "Ratings worked out again." in out.getvalue()
 
@@ -253,8 +227,8 @@ def test_two_corrections_at_once_still_give_what_the_whole_history_gives(directo
     for thread in threads:
         thread.join()
     assert not errors
-    step = _state()
+    step = ratings_now()
     assert [order for _, _, order, *_ in step[1]].count(5) == 2
     with transaction.atomic():
         ratings_rederive()
-    assert _state() == step
+    assert ratings_now() == step

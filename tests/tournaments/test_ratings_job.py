@@ -5,7 +5,6 @@ whole history gives, whatever was recorded, corrected and run in between."""
 from __future__ import annotations
 
 import contextlib
-import datetime
 import re
 from decimal import Decimal
 from io import StringIO
@@ -17,7 +16,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +34,7 @@ from matches.services import (
     match_walkover,
 )
 from tests.helpers import page_words
+from tests.tournaments.helpers import clock_at, final_score, ratings_now
 from tournaments.advancement import RATINGS_JOB, ratings_rederive
 from tournaments.models import RatingChange
 from tournaments.ratings_jobs import ratings_pending
@@ -44,45 +44,17 @@ from .test_transfer import demo_document, document  # noqa: F401  (the fixtures)
 
 pytestmark = pytest.mark.django_db
 
-START = datetime.datetime(2026, 3, 1, 18, 0, tzinfo=datetime.UTC)
 PENDING = "The ratings are being brought up to date after a correction."
 PENDING_IT = "I rating sono in corso di aggiornamento dopo una correzione."
-
-
-@pytest.fixture
-def held(settings):
-    """Jobs wait until the test runs them (jobs.runner.jobs_run_waiting)."""
-    settings.JOBS_BACKEND = "held"
-
-
-def _state() -> tuple[dict, list]:
-    players = {p.pk: (p.rating, p.experience) for p in Player.objects.all()}
-    changes = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "match_id", "order", "rating_before", "rating_after", "experience_after"
-        )
-    )
-    return players, changes
 
 
 def _whole() -> tuple[dict, list]:
     """What the whole history gives, the database left as it was."""
     with transaction.atomic():
         ratings_rederive()
-        found = _state()
+        found = ratings_now()
         transaction.set_rollback(True)
     return found
-
-
-def _at(minutes: int):
-    return mock.patch.object(
-        timezone, "now", return_value=START + datetime.timedelta(minutes=minutes)
-    )
-
-
-def _score(match: Match, a_wins: bool, loser_points: int) -> tuple[int, int]:
-    loser = min(loser_points, match.length - 1)
-    return (match.length, loser) if a_wins else (loser, match.length)
 
 
 class _Undo(Exception):
@@ -126,22 +98,22 @@ def test_any_interleaving_of_results_corrections_and_jobs_ends_as_the_whole_hist
             with contextlib.suppress(ValidationError):  # a refusal changes nothing
                 _step(matches, *step)
             if not ratings_pending():
-                assert _state() == _whole(), plan
+                assert ratings_now() == _whole(), plan
         jobs_run_waiting()
         assert not ratings_pending()
-        assert _state() == _whole(), plan
+        assert ratings_now() == _whole(), plan
 
     def _step(matches, kind, first, second, length, a_wins, loser_points, minute):
         if kind == "run":
             jobs_run_waiting()
             return
-        with _at(minute), transaction.atomic():
+        with clock_at(minute), transaction.atomic():
             if kind == "new" or not matches:
                 second = second if first != second else (first + 1) % len(players)
                 match = match_create(
                     player_a=players[first], player_b=players[second], length=length, user=SYSTEM
                 )
-                score = _score(match, a_wins, loser_points)
+                score = final_score(match, a_wins, loser_points)
                 match_record_final_score(
                     match=match, score_a=score[0], score_b=score[1], user=director
                 )
@@ -156,7 +128,7 @@ def test_any_interleaving_of_results_corrections_and_jobs_ends_as_the_whole_hist
             elif kind == "walkover":
                 match_walkover(match=match, winner=0 if a_wins else 1, user=director)
             elif kind == "correct":
-                score = _score(match, a_wins, loser_points)
+                score = final_score(match, a_wins, loser_points)
                 match_record_final_score(
                     match=match, score_a=score[0], score_b=score[1], user=director
                 )
@@ -179,7 +151,7 @@ def test_two_corrections_waiting_are_one_job_from_the_earlier(director, held):
     assert jobs_run_waiting() == 1
     job.refresh_from_db()
     assert job.state == Job.State.DONE and job.result["order"] == 2
-    assert _state() == _whole()
+    assert ratings_now() == _whole()
     # the ratings changed with no other change: the audit says so, for the API's tags
     assert AuditEntry.objects.filter(code="ratings.rederived").count() == 1
 
@@ -199,16 +171,16 @@ def test_what_a_failed_job_left_undone_the_next_one_does(director, held):
         jobs_run_waiting()
     failed = Job.objects.get(kind=RATINGS_JOB)
     assert failed.state == Job.State.FAILED and failed.params == {"order": 2}
-    assert _state() != _whole()
+    assert ratings_now() != _whole()
     match_record_final_score(match=made[3], score_a=0, score_b=3, user=director)
     jobs_run_waiting()
     second = Job.objects.filter(kind=RATINGS_JOB).latest("pk")
     assert second.params == {"order": 4} and second.result["order"] == 2
-    assert _state() == _whole()
+    assert ratings_now() == _whole()
     match_record_final_score(match=made[3], score_a=3, score_b=2, user=director)
     jobs_run_waiting()
     assert Job.objects.filter(kind=RATINGS_JOB).latest("pk").result["order"] == 4
-    assert _state() == _whole()
+    assert ratings_now() == _whole()
 
 
 # --- the correction's request, through the game's correction page --------------------------
@@ -218,10 +190,10 @@ def _correction(director_client, record, anna, bruno, later: int, at: int):
     """A one-point match Anna won, ``later`` rated matches of others after it, then its game
     corrected through its page (Bruno won it): the queries the request sent."""
     match = match_create(player_a=anna, player_b=bruno, length=1, user=SYSTEM)
-    with _at(at):
+    with clock_at(at):
         record(match, 0)
     others = [player_create(name=f"Other {at}-{n:03}", user=SYSTEM) for n in range(2 * later)]
-    with _at(at + 1):
+    with clock_at(at + 1):
         for a, b in zip(others[::2], others[1::2], strict=True):
             other = match_create(player_a=a, player_b=b, length=3, user=SYSTEM)
             match_record_final_score(match=other, score_a=3, score_b=1, user=SYSTEM)
@@ -254,11 +226,11 @@ def test_a_correction_costs_the_same_after_5_or_50_rated_matches_and_the_pages_s
         assert PENDING_IT in page_words(italian), path
     detail = director_client.get(f"/api/v1/players/{anna.pk}").json()
     assert detail["ratings_pending"] is True
-    stale = _state()
+    stale = ratings_now()
     assert stale != _whole()  # Anna still has the win she no longer has
 
     jobs_run_waiting()
-    assert _state() == _whole()
+    assert ratings_now() == _whole()
     for path in pages:
         assert PENDING not in page_words(director_client.get(path)), path
     anna.refresh_from_db()
@@ -347,11 +319,11 @@ def test_the_command_runs_the_job_here_when_nothing_else_will_and_draws_a_bar(
 ):
     match = match_create(player_a=anna, player_b=bruno, length=3, user=SYSTEM)
     match_record_final_score(match=match, score_a=3, score_b=1, user=director)
-    step = _state()
+    step = ratings_now()
     Player.objects.update(rating=Decimal("1400.00"))
     out, err = StringIO(), StringIO()
     call_command("ratings_rederive", stdout=out, stderr=err)
-    assert _state() == step
+    assert ratings_now() == step
     assert "[" + "#" * 30 + "] 100%  1 of 1 finished matches" in err.getvalue()
     assert "Ratings worked out again." in out.getvalue()
     assert Job.objects.get(kind=RATINGS_JOB).state == Job.State.DONE
@@ -373,7 +345,7 @@ def test_an_import_asks_for_the_ratings_as_a_job_and_its_request_does_not_wait(
     assert not RatingChange.objects.exists() and ratings_pending()
     assert Job.objects.get(kind=RATINGS_JOB).params == {"order": 1}
     jobs_run_waiting()
-    assert RatingChange.objects.exists() and _state() == _whole()
+    assert RatingChange.objects.exists() and ratings_now() == _whole()
 
 
 # --- the notice's one query, by index ---------------------------------------------------------
@@ -438,10 +410,10 @@ def test_a_result_recorded_while_the_job_runs_waits_for_it_and_counts(director, 
 
     a, b, c, d, e, f = (player_create(name=n, user=SYSTEM) for n in "ABCDEF")
     for minute, (first, second) in enumerate(((a, b), (c, d), (a, c)), start=1):
-        with _at(minute):
+        with clock_at(minute):
             match = match_create(player_a=first, player_b=second, length=5, user=SYSTEM)
             match_record_final_score(match=match, score_a=5, score_b=2, user=director)
-    with _at(2):  # finished before the third: the job puts it third, the third fourth
+    with clock_at(2):  # finished before the third: the job puts it third, the third fourth
         match = match_create(player_a=b, player_b=d, length=5, user=SYSTEM)
         match_record_final_score(match=match, score_a=5, score_b=2, user=director)
     assert Job.objects.get(kind=RATINGS_JOB).params == {"order": 3}
@@ -466,7 +438,7 @@ def test_a_result_recorded_while_the_job_runs_waits_for_it_and_counts(director, 
         assert working.wait(10)
         threading.Timer(1.0, go_on.set).start()
         began = time.monotonic()
-        with _at(10):  # players the job does not touch: only the history's lock orders them
+        with clock_at(10):  # players the job does not touch: only the history's lock orders them
             match = match_create(player_a=e, player_b=f, length=3, user=SYSTEM)
             match_record_final_score(match=match, score_a=3, score_b=0, user=director)
         waited = time.monotonic() - began
@@ -475,7 +447,7 @@ def test_a_result_recorded_while_the_job_runs_waits_for_it_and_counts(director, 
     assert not ratings_pending()
     assert Job.objects.get(kind=RATINGS_JOB).state == Job.State.DONE
     assert RatingChange.objects.filter(match=match, order=5).count() == 2  # after the job's
-    assert _state() == _whole()
+    assert ratings_now() == _whole()
 
 
 def test_a_failed_ratings_job_is_said_until_later_work_does_it(client, director, held):
@@ -500,7 +472,7 @@ def test_a_failed_ratings_job_is_said_until_later_work_does_it(client, director,
     assert "Non è stato possibile aggiornare i rating" in said
     match_record_final_score(match=second, score_a=1, score_b=3, user=director)
     jobs_run_waiting()
-    assert not ratings_pending() and _state() == _whole()
+    assert not ratings_pending() and ratings_now() == _whole()
     assert "ratings-pending" not in client.get(reverse("ratings")).content.decode()
 
 
