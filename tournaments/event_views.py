@@ -23,7 +23,7 @@ from club.policy import can_direct, require, sign_in_required
 from club.tables import table_export
 
 from .forms import DrawForm, EntryForm, EventForm, LateEntryForm
-from .live import by_event, content_asked, content_etag, live, live_seconds
+from .live import by_event, live, live_page, live_seconds
 from .models import Entry, Event, Tournament
 from .queries.brackets import event_bracket_sections
 from .queries.events import event_entries, event_matches, event_rounds
@@ -154,17 +154,6 @@ def event_refused(request: HttpRequest, event: Event, **forms: Form) -> HttpResp
             for said in form_errors_said(form):
                 messages.error(request, said)
     return render(request, "event.html", context, status=400)
-
-
-def live_page(
-    request: HttpRequest, context: dict[str, Any], page: str, content: str
-) -> HttpResponse:
-    """A live page, or its content only when the page's region asks (``HX-Request``)."""
-    context["refresh_seconds"] = live_seconds()
-    context["live_etag"] = content_etag(request)
-    if content_asked(request):
-        return render(request, content, context)
-    return render(request, page, context)
 
 
 @live(by_event)

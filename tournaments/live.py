@@ -39,6 +39,8 @@ from django.db.models import Count, F, IntegerField, Model, OuterRef, Q, QuerySe
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
+from django.middleware.csrf import get_token
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -156,6 +158,7 @@ def live_etag(request: HttpRequest, **where: int) -> str | None:
     if content_asked(request):
         request.live_cache_key = f"live:{content}"  # type: ignore[attr-defined]
         return f"{content}-c"
+    request.live_page_key = f"live-page:{content}"  # type: ignore[attr-defined]
     # the whole page also carries the CSRF token of the visitor's cookie in its forms
     cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
     return hashlib.blake2b(f"{content}{cookie}".encode(), digest_size=12).hexdigest() + "-p"
@@ -169,6 +172,30 @@ def content_etag(request: HttpRequest) -> str:
 
 CONTENT_KEPT_SECONDS = 300
 REGION = "live"  # the id of a live page's region (templates/includes/live_region.html)
+# what a kept whole page has where its forms carry the CSRF token (letters only: the
+# csrf_token tag writes it as it is)
+TOKEN_MARK = "livepagecsrftokenmark"
+
+
+def live_page(
+    request: HttpRequest, context: dict[str, Any], page: str, content: str
+) -> HttpResponse:
+    """A live page, or its content only when the page's region asks (``HX-Request``). A whole
+    page that will be kept for the next viewer (:func:`live`) is rendered with a mark where
+    its forms carry the CSRF token."""
+    context["refresh_seconds"] = live_seconds()
+    context["live_etag"] = content_etag(request)
+    if content_asked(request):
+        return render(request, content, context)
+    if getattr(request, "live_page_key", None) is not None:
+        context["csrf_token"] = TOKEN_MARK  # over the context processor's: the view's wins
+        request.live_page_marked = True  # type: ignore[attr-defined]
+    return render(request, page, context)
+
+
+def _with_token(request: HttpRequest, kept: bytes) -> bytes:
+    """A kept whole page with this visitor's CSRF token in its forms."""
+    return kept.replace(TOKEN_MARK.encode(), get_token(request).encode())
 
 
 def content_asked(request: HttpRequest) -> bool:
@@ -203,22 +230,29 @@ def live(
         def rendered_once(
             request: HttpRequest, *args: P.args, **kwargs: P.kwargs
         ) -> HttpResponseBase:
-            """The content only is rendered once an ETag (per process without Redis): after a
-            change, the first viewer's poll renders it and the others' are answered from the
-            cache. The ETag names everything the content depends on, so this is as sound as
-            the 304 itself. The whole page is not kept: its forms carry the visitor's token."""
-            key = getattr(request, "live_cache_key", None)
+            """What is rendered is kept under its ETag (per process without Redis): after a
+            change, the first viewer renders the content (or the page) and the others' are
+            answered from the cache. The ETag names everything it depends on, so this is as
+            sound as the 304 itself. A whole page is kept only as :func:`live_page` rendered
+            it, with the token's mark, never with a visitor's token."""
+            content_key = getattr(request, "live_cache_key", None)
+            page_key = getattr(request, "live_page_key", None)
+            key = content_key or page_key
             if key is not None:
                 kept = cache.get(key)
                 if kept is not None:
-                    return HttpResponse(kept)
+                    return HttpResponse(kept if content_key else _with_token(request, kept))
             response = view(request, *args, **kwargs)
             if (
                 key is not None
                 and response.status_code == 200
                 and isinstance(response, HttpResponse)
             ):
-                cache.set(key, response.content, CONTENT_KEPT_SECONDS)
+                if content_key:
+                    cache.set(key, response.content, CONTENT_KEPT_SECONDS)
+                elif getattr(request, "live_page_marked", False):
+                    cache.set(key, response.content, CONTENT_KEPT_SECONDS)
+                    response.content = _with_token(request, response.content)
             return response
 
         conditional = condition(etag_func=etag)(rendered_once)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -20,18 +20,10 @@ from club.policy import can_direct, require, sign_in_required
 from .announcements import announcement_post, announcement_withdraw, announcements_shown
 from .dashboard import tournament_dashboard
 from .forms import AnnouncementForm
-from .live import by_tournament, content_asked, content_etag, live, live_seconds, wall_seconds
+from .live import by_tournament, live, live_page, wall_seconds
 from .models import Announcement, Tournament
 from .tournament_views import tournament_page
 from .wall import tournament_wall
-
-
-def _render(
-    request: HttpRequest, template: str, content: str, context: dict[str, object]
-) -> HttpResponse:
-    context["refresh_seconds"] = live_seconds()
-    context["live_etag"] = content_etag(request)
-    return render(request, content if content_asked(request) else template, context)
 
 
 @live(by_tournament)
@@ -44,7 +36,7 @@ def now_playing(request: HttpRequest, pk: int) -> HttpResponse:
         "seats": room.seats,
         "announcements": list(announcements_shown(tournament=found)),
     }
-    return _render(request, "now_playing.html", "includes/now_playing.html", context)
+    return live_page(request, context, "now_playing.html", "includes/now_playing.html")
 
 
 @live(by_tournament)
@@ -59,7 +51,7 @@ def wall(request: HttpRequest, pk: int) -> HttpResponse:
         "announcements": list(announcements_shown(tournament=found)),
         "wall_seconds": wall_seconds(),
     }
-    return _render(request, "wall.html", "includes/wall.html", context)
+    return live_page(request, context, "wall.html", "includes/wall.html")
 
 
 @sign_in_required

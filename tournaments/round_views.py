@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 from club.policy import can_direct, require, sign_in_required
 from matches.places import match_place
 
-from .event_views import event_or_404, live_page
+from .event_views import event_or_404
 from .forms import RoundTimesForm, TableMoveForm
-from .live import by_event, live
+from .live import by_event, live, live_page
 from .models import Event
 from .queries.brackets import event_bracket_sections
 from .queries.events import RoundPairings, event_rounds

@@ -11,6 +11,7 @@ import re
 from html import escape
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -20,6 +21,7 @@ from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
 from matches.services import match_result_clear, match_walkover
 from tournaments.announcements import announcement_post, announcement_withdraw
+from tournaments.live import TOKEN_MARK
 from tournaments.models import Event, Table
 from tournaments.services import (
     entry_check_in,
@@ -138,6 +140,48 @@ def test_after_a_change_the_content_is_rendered_once_for_every_viewer(
         other = client.get(url, HTTP_IF_NONE_MATCH=old, **CONTENT)
     assert other.status_code == 200 and other.content == first.content
     assert other["ETag"] == first["ETag"]
+
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.mark.parametrize("page", ["event", "bracket", "pairings", "now playing"])
+def test_after_a_change_the_whole_page_is_rendered_once_with_each_visitor_s_own_token(
+    knockout, swiss, record, django_assert_max_num_queries, page
+):
+    """The second phone's whole page is the first one's, kept: the ETag's one query and no
+    rendering; the language menu's form carries each visitor's own CSRF token, which that
+    visitor's browser may post (403 otherwise), never the first visitor's."""
+    url = live_urls(knockout, swiss)[page]
+    record(open_matches(knockout)[0], 0)
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    shown = first.get(url).content.decode()
+    with django_assert_max_num_queries(1):
+        again = second.get(url).content.decode()
+    assert TOKEN.sub("", again) == TOKEN.sub("", shown)
+    assert TOKEN_MARK not in again
+    for visitor, html in ((first, shown), (second, again)):
+        tokens = set(TOKEN.findall(html))
+        assert len(tokens) == 1
+        posted = visitor.post(
+            reverse("set_language"),
+            {"csrfmiddlewaretoken": tokens.pop(), "language": "it", "next": url},
+        )
+        assert posted.status_code == 302, "a visitor's own token is refused"
+    stranger = Client(enforce_csrf_checks=True)
+    stranger.get("/")  # a cookie of its own: another visitor's token is not accepted
+    posted = stranger.post(
+        reverse("set_language"),
+        {"csrfmiddlewaretoken": TOKEN.findall(shown)[0], "language": "it", "next": url},
+    )
+    assert posted.status_code == 403
+
+
+def test_a_director_s_kept_page_is_never_shown_to_another_viewer(client, director_client, knockout):
+    url = reverse("event", args=[knockout.pk])
+    edit = reverse("event_edit", args=[knockout.pk])
+    assert edit in director_client.get(url).content.decode()
+    assert edit not in Client().get(url).content.decode()
 
 
 def test_a_page_with_a_message_waiting_is_rendered_not_304(director_client, knockout):
