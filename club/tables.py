@@ -255,3 +255,4 @@ class PlayerTable(tables.Table):
         model = Player
         fields = ["name", "club", "country", "rating", "experience"]
         attrs = {"class": "table"}
+        template_name = "tables/rows.html"  # rows written in Python: a page of 25 to 100

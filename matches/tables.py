@@ -40,6 +40,7 @@ class MatchTable(tables.Table):
         model = Match
         fields = ["date", "player_a", "player_b", "length", "score", "status"]
         attrs = {"class": "table"}
+        template_name = "tables/rows.html"  # rows written in Python: a page of 25 to 100
 
     def render_status(self, record: Match) -> str:
         return status_name(record.status)

@@ -274,6 +274,7 @@ class RatingHistoryTable(EventRoundColumns):
     class Meta:
         attrs = {"class": "table ratings", "id": "rating-history"}
         orderable = False
+        template_name = "tables/rows.html"  # rows written in Python, as a player's matches
         sequence = ("date", "match", "event", "...")
 
     @staticmethod
