@@ -6,24 +6,43 @@ The score before each game, the Crawford game and the winner are derived from al
 builds its :class:`rules.match.Match` here, so a penalty moves the next game's score and
 its Crawford game everywhere at once.
 
-Penalties are read through ``match.penalties.all()`` and games through
-``match.games.all()``, so a list that prefetches both (:func:`matches.selectors.match_list`)
-scores each match without a query of its own.
+Games and penalties are read through :func:`match_games` and :func:`match_penalties`: a list
+that prefetches both (:data:`HISTORY`, as :func:`matches.selectors.match_list` does) scores
+each match without a query of its own. They are prefetched into plain lists
+(``Prefetch(to_attr=...)``): Django's own prefetch builds a filtered queryset for every match
+and relation, which cost a tournament's dashboard half its time (400 matches, 60 ms).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import Prefetch
+
 from rules.match import Entry, Forfeit, ForfeitReason, GameResult
 from rules.match import Match as RulesMatch
 
 from .models import Game, Match, Penalty
 
+# what scoring a match reads, prefetched for a list of matches (``prefetch_related(*HISTORY)``)
+HISTORY = (
+    Prefetch("games", queryset=Game.objects.order_by("number"), to_attr="history_games"),
+    Prefetch("penalties", queryset=Penalty.objects.all(), to_attr="history_penalties"),
+)
+
+
+def match_games(match: Match) -> list[Game]:
+    """The match's games by number: as prefetched with :data:`HISTORY`, else read."""
+    kept = getattr(match, "history_games", None)
+    return sorted(match.games.all() if kept is None else kept, key=lambda g: g.number)
+
 
 def match_penalties(match: Match) -> list[Penalty]:
-    """The match's penalties in the order they were awarded (by the game they precede)."""
-    return sorted(match.penalties.all(), key=lambda p: (p.before_game, p.pk or 0))
+    """The match's penalties in the order they were awarded (by the game they precede): as
+    prefetched with :data:`HISTORY`, else read."""
+    kept = getattr(match, "history_penalties", None)
+    given = match.penalties.all() if kept is None else kept
+    return sorted(given, key=lambda p: (p.before_game, p.pk or 0))
 
 
 def entries_with_games(
@@ -66,7 +85,7 @@ def match_entries(
     """The whole history: games and penalties merged in order, then a forfeit if any.
 
     ``games``, ``penalties``: the match's, when the caller has read them already."""
-    played = sorted(match.games.all() if games is None else games, key=lambda g: g.number)
+    played = match_games(match) if games is None else sorted(games, key=lambda g: g.number)
     results = [game.as_result() for game in played]
     entries = entries_with_games(match, results, penalties=penalties)
     forfeit = match_forfeit_entry(match)

@@ -32,6 +32,7 @@ from club.policy import (
 
 from .endings import cube_shown, ending_text
 from .forms import GameForm, NotificationsForm, ReportDisputeForm, ReportScoreForm, VersionForm
+from .history import match_games
 from .models import Match, ResultReport
 from .notify import notifications_set, player_notifications
 from .places import match_place
@@ -55,7 +56,7 @@ def _claim_rows(match: Match, report: ResultReport) -> list[dict[str, object]]:
     first = report.first_game
     if first is None:  # a report of the final score: no games
         return []
-    recorded = [g.as_result() for g in match.games.all()][: first - 1]
+    recorded = [g.as_result() for g in match_games(match)][: first - 1]
     derived = games_checked(match, recorded + report.game_results())
     rows: list[dict[str, object]] = []
     for offset, game in enumerate(report.games):
@@ -129,7 +130,7 @@ def _page(request: HttpRequest, match: Match, status: int = 200, **forms: Any) -
         "pending": pending,
         "earlier": [(r, report_outcome_said(r, side)) for r in reports if not r.pending],
         "on_board": match.board_games.exclude(
-            number__in=[g.number for g in match.games.all()]
+            number__in=[g.number for g in match_games(match)]
         ).exists(),
         "refusal": forms.pop("refusal", ""),
     }
@@ -159,7 +160,7 @@ def _page(request: HttpRequest, match: Match, status: int = 200, **forms: Any) -
                 situation=situation,
                 initial={"number": situation.number, "cube": 1, "result": "single"},
             )
-        if pending is None and not match.games.all() and scope.report_detail != "games":
+        if pending is None and not match_games(match) and scope.report_detail != "games":
             context["score_form"] = forms.get("score_form") or ReportScoreForm()
     # games that cannot be checked: the rules' refusal in words, never a form as if all were
     # fine ("Game 2 is the Crawford game: no doubling (WBF 24).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Least
 
 from club.audit import audit_for_match
@@ -15,7 +15,7 @@ from rules.match import GameContext, MatchRules, checked_match, match_winner
 
 from .audit import penalty_reason_text
 from .endings import ENDINGS, cube_shown, ending_text
-from .history import entries_with_games, match_derived, match_penalties
+from .history import HISTORY, entries_with_games, match_derived, match_games, match_penalties
 from .models import CUBE_VALUES, BoardAction, Game, Match, Penalty, ResultReport
 
 
@@ -120,7 +120,7 @@ class ScoreSheet:
 def match_score_sheet(*, match: Match) -> ScoreSheet:
     """The sheet: rules.Match does the arithmetic, the Crawford game and the cap (WBF 3, 24),
     from the games and the penalty points between them (:mod:`matches.history`)."""
-    games = sorted(match.games.all(), key=lambda g: g.number)
+    games = match_games(match)
     if match.status == Match.Status.WALKOVER and match.walkover_winner is not None:
         return ScoreSheet(match, (), (0, 0), match.walkover_winner, None, None)
     penalties_given = match_penalties(match)
@@ -235,7 +235,7 @@ def game_situation(
     rules.Match does the arithmetic (WBF 3, 24), checking every game before this one where
     it stands; this reads its answer and never derives the Crawford game itself.
     """
-    results = [game.as_result() for game in match.games.all()]
+    results = [game.as_result() for game in match_games(match)]
     recorded = len(results)
     if pending is not None and pending.kind == ResultReport.Kind.GAMES:
         first = pending.first_game or recorded + 1  # always given for a report of games
@@ -274,14 +274,9 @@ def game_situation(
     )
 
 
-# what scoring a match reads (:mod:`matches.history`): a list that prefetches these scores
-# each match without a query of its own
-MATCH_HISTORY = (Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
-
-
 def match_list() -> QuerySet[Match]:
     """Matches with what their table shows, in a fixed number of queries."""
-    return Match.objects.select_related("player_a", "player_b").prefetch_related(*MATCH_HISTORY)
+    return Match.objects.select_related("player_a", "player_b").prefetch_related(*HISTORY)
 
 
 # the changes that begin a match (US rules 4.10) when its first game is recorded, by hand, by a

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club.policy import can_direct, require, sign_in_required
+from matches.history import match_penalties
 from matches.places import match_place
 
 from .event_views import event_or_404
@@ -84,6 +85,7 @@ def round_sheets(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "where": match_place(m).label,
             "code": m.place.bracket_key,
             "table": getattr(m, "table", None),  # none: Django raises, the sheet has no table
+            "given": match_penalties(m),  # those recorded already, prefetched with the round
         }
         for m in pairing_round.matches
         if m.status in PLAYABLE  # a finished match needs no sheet

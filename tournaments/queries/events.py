@@ -6,11 +6,12 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from club.models import Player
 from club.selectors import players_namesakes
-from matches.models import Game, Match
+from matches.history import HISTORY
+from matches.models import Match
 
 from ..models import Entry, EntryRequest, Event, Round, Tournament
 from ..reasons import reason_text
@@ -39,7 +40,7 @@ def event_matches(*, event: Event) -> QuerySet[Match]:
     return (
         Match.objects.filter(place__event=event)
         .select_related("player_a", "player_b", "place", "table")
-        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
+        .prefetch_related(*HISTORY)
         .order_by("place__round", "id")
     )
 

@@ -16,7 +16,6 @@ from django.db.models import (
     Func,
     IntegerField,
     OuterRef,
-    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -28,6 +27,7 @@ from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce
 
 from club.models import Player
+from matches.history import HISTORY
 from matches.models import Game, Match, Penalty, ResultReport
 from matches.selectors import match_score_sheet, player_matches, player_reports_pending
 
@@ -304,7 +304,7 @@ def player_home(*, player: Player) -> PlayerHome:
         .select_related(
             "player_a", "player_b", "place__event__tournament", "place__event__parent", "table"
         )
-        .prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
+        .prefetch_related(*HISTORY)
     )
     waiting = [
         _player_match(player, m)
