@@ -19,7 +19,7 @@ from django.template.defaultfilters import date as date_filter
 from django.utils import translation
 from django.utils.encoding import force_str
 from django.utils.formats import number_format
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -235,12 +235,43 @@ class DateColumn(tables.DateColumn):
 
     def render(self, value: Any, bound_column: Any, **kwargs: Any) -> SafeString:
         """The template's text: the date filter's, else the column's default, escaped."""
-        return escape(date_filter(value, self.date_format) or bound_column.default)
+        return self.text(value, bound_column.default)
+
+    def text(self, value: Any, default: Any) -> SafeString:
+        """A cell's text, for a table's ``cell_<column>`` (club/templatetags/table_rows.py)."""
+        return escape(date_filter(value, self.date_format) or default)
+
+
+def linked(url: str, content: Any) -> SafeString:
+    """A cell as ``linkify`` writes it, for a table's ``cell_<column>``."""
+    return format_html('<a href="{}">{}</a>', url, content)
+
+
+def _or_default(table: tables.Table, value: Any) -> Any:
+    """A cell's value, or the table's default where django-tables2 shows it (None, "")."""
+    return table.default if value is None or value == "" else value
 
 
 class PlayerTable(tables.Table):
     name = tables.Column(linkify=True, order_by=("sort_name", "name", "id"))
     rating = tables.Column(verbose_name=_("rating"))
+
+    # a row's cells as django-tables2 writes them, without its work per cell:
+    # tables/rows.html asks these, tests/tournaments/test_list_page_rows.py holds them equal
+    def cell_name(self, record: Player) -> SafeString:
+        return linked(record.get_absolute_url(), record.name)
+
+    def cell_club(self, record: Player) -> Any:
+        return _or_default(self, record.club)
+
+    def cell_country(self, record: Player) -> Any:
+        return _or_default(self, record.country and self.render_country(record))
+
+    def cell_rating(self, record: Player) -> Any:
+        return _or_default(self, record.rating)
+
+    def cell_experience(self, record: Player) -> Any:
+        return _or_default(self, record.experience)
 
     def render_country(self, record: Player) -> str:
         """The country's name in the visitor's language (stored as its ISO code)."""

@@ -105,7 +105,11 @@ class Match(models.Model):
         # the lists, the API's list and the home page read the newest first: indexed
         # (match_date_order, read backwards), the first page not a sort of every match
         ordering = ["-date", "-id"]
-        indexes = [models.Index(fields=["date", "id"], name="match_date_order")]
+        indexes = [
+            models.Index(fields=["date", "id"], name="match_date_order"),
+            # the rating history's order: the rated matches after a result (tournaments.advancement)
+            models.Index(fields=["finished_at", "id"], name="match_finished_order"),
+        ]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         constraints = [

@@ -26,8 +26,9 @@ Then, one after another, with the load generator on the same cores:
 4. **A correction**: one game of an early rated match (the final of the season's first
    tournament, nobody having begun a later match there) changed through the site's form, as
    the director signed in: a single game made a double dropped at the same stake, so the
-   score stands and the ratings are re-derived from that match on. The request's time, then
-   the time until no ``ratings.rederive`` job is queued or running (where jobs exist).
+   score stands and the ratings are re-derived from that match on, then put back, three
+   times. Each request's time (the goal holds for the slowest), then the time until no
+   ``ratings.rederive`` job is queued or running (where jobs exist) before the next.
 5. **The whole re-derivation**: a ``ratings.rederive`` job asked of the worker, timed to its
    end; then ``manage.py ratings_rederive`` (the same job, run in the command's process),
    timed, once gunicorn and the worker are stopped.
@@ -594,48 +595,79 @@ def export_alongside(
     }
 
 
+CORRECTIONS = 6  # a correction and its way back, three times: the game ends as it was found
+
+
 def correction(client: Client, target: dict[str, Any]) -> dict[str, Any]:
-    """One game corrected through the site's form, as the director; then the ratings job."""
+    """One game corrected through the site's form, as the director, then the ratings job
+    waited for; then put back, and so on, ``CORRECTIONS`` times: each request timed (the
+    first on a worker that may not have served the form yet), each job to its end (a
+    correction made while the job runs waits for it, by design: that is not the request's
+    own cost)."""
+    path = f"/matches/{target['match']}/games/{target['number']}/"
+    took_s: list[float] = []
+    jobs_s: list[float | None] = []
+    result: dict[str, Any] = {**target}
+    for attempt in range(CORRECTIONS):
+        page = client.get(path, signed_in=True)[3]
+        version = re.search(rb'name="version" value="(\d+)"', page)
+        if version is None:
+            raise SystemExit(f"{path}: no version on the correction form")
+        # a single game made a double dropped at twice the cube (the score stands), and back
+        dropped = attempt % 2 == 0
+        cube = target["cube_offered"] if dropped else target["cube_offered"] // 2
+        last = _last_job()
+        began = time.monotonic()
+        status, took, _ = client.post(
+            path,
+            {
+                "number": target["number"],
+                "winner": target["winner"],
+                "cube": cube,
+                "result": "drop" if dropped else "single",
+                "version": version.group(1).decode(),
+            },
+        )
+        if status != 302:
+            result.update(status=status, refused=True)
+            break
+        took_s.append(round(took, 3))
+        if not jobs_exist():
+            result["job"] = "no job queue yet: the ratings were re-derived within the request"
+            continue
+        if not _jobs_asked(last):
+            result["job"] = "no ratings job was queued: the request re-derived the ratings itself"
+            continue
+        jobs_s.append(job_wait(began))
+    result.update(status=302 if took_s else result.get("status"), requests_s=took_s)
+    if took_s:
+        result["request_s"] = max(took_s)  # the goal is every correction's
+        result["request_p50_s"] = round(statistics.median(took_s), 3)
+    if jobs_s:
+        result["jobs_done_s"] = jobs_s
+        done = [s for s in jobs_s if s is not None]
+        result["job_done_s"] = max(done) if len(done) == len(jobs_s) else None
+    return result
+
+
+def _last_job() -> int:
     from django.db import connection
 
-    path = f"/matches/{target['match']}/games/{target['number']}/"
-    last = 0
-    if jobs_exist():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT coalesce(max(id), 0) FROM jobs_job")
-            last = cursor.fetchone()[0]
-    page = client.get(path, signed_in=True)[3]
-    version = re.search(rb'name="version" value="(\d+)"', page)
-    if version is None:
-        raise SystemExit(f"{path}: no version on the correction form")
-    began = time.monotonic()
-    status, took, _ = client.post(
-        path,
-        {
-            "number": target["number"],
-            "winner": target["winner"],
-            "cube": target["cube_offered"],
-            "result": "drop",
-            "version": version.group(1).decode(),
-        },
-    )
-    result: dict[str, Any] = {**target, "status": status, "request_s": round(took, 3)}
-    if status != 302:
-        result["refused"] = True
-        return result
     if not jobs_exist():
-        result["job"] = "no job queue yet: the ratings were re-derived within the request"
-        return result
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT coalesce(max(id), 0) FROM jobs_job")
+        return int(cursor.fetchone()[0])
+
+
+def _jobs_asked(last: int) -> int:
+    from django.db import connection
+
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM jobs_job WHERE kind = 'ratings.rederive' AND id > %s", [last]
         )
-        asked = cursor.fetchone()[0]
-    if not asked:
-        result["job"] = "no ratings job was queued: the request re-derived the ratings itself"
-        return result
-    result["job_done_s"] = job_wait(began)
-    return result
+        return int(cursor.fetchone()[0])
 
 
 def job_wait(began: float, seconds: float = 300) -> float | None:
@@ -742,16 +774,16 @@ def report(figures: dict[str, Any]) -> None:
     fix = figures["correction"]
     rows.append(
         (
-            "a correction's request (seconds)",
-            None,
-            fix["request_s"],
-            f"{CORRECTION_TARGET_S} s: {verdict(fix['request_s'], CORRECTION_TARGET_S)}",
+            f"a correction's request, {len(fix.get('requests_s', []))} of them (seconds; max)",
+            fix.get("request_p50_s"),
+            fix.get("request_s"),
+            f"{CORRECTION_TARGET_S} s: {verdict(fix.get('request_s'), CORRECTION_TARGET_S)}",
         )
     )
     if "job_done_s" in fix:
         rows.append(
             (
-                "its ratings job finished (seconds)",
+                "its ratings job finished (seconds; max)",
                 None,
                 fix["job_done_s"],
                 f"{JOB_TARGET_S} s: {verdict(fix['job_done_s'], JOB_TARGET_S)}",

@@ -9,6 +9,9 @@ EXPLAINed on the database the suite runs on, and the plan names the index.
 - a player's rating history and last change (rating_change_player_order): the player's
   page, the rating list, the API; and the last change of all (rating_change_order), which
   a newly rated match follows;
+- the rated matches that finished after a result (match_finished_order), which every result
+  asks to know whether it falls before rated ones (on PostgreSQL; SQLite walks the rating
+  changes in their order, a club's few thousand);
 - /tables/: the open tables, newest first (table_open_order, only the open ones in it),
   and a person's own (on PostgreSQL read in the tables' date order, table_created_order;
   SQLite finds them by who started them and where the person sits, and sorts only those).
@@ -168,6 +171,24 @@ def last_of_all_query() -> str:
     return seen.captured_queries[-1]["sql"]
 
 
+def falls_at_query(season) -> str:
+    """What a new result asks (tournaments.advancement._falls_at): the rated matches that
+    finished after it, on a season whose matches finished one after another."""
+    from tournaments.advancement import _falls_at
+
+    start = timezone.now() - datetime.timedelta(days=300)
+    finished = list(Match.objects.order_by("id"))
+    for n, match in enumerate(finished):
+        match.status, match.finished_at = Match.Status.FINISHED, start + datetime.timedelta(hours=n)
+    Match.objects.bulk_update(finished, ["status", "finished_at"], batch_size=1000)
+    if ON_POSTGRESQL:
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE matches_match")
+    with CaptureQueriesContext(connection) as seen:
+        _falls_at(finished[-1])
+    return seen.captured_queries[-1]["sql"]
+
+
 EVENINGS, OPEN, MINE = 3000, 8, 40
 TABLES_TABLES = ("auth_user", "club_player", "money_table", "money_seat")
 
@@ -312,6 +333,13 @@ def test_postgresql_a_player_s_ratings_are_read_by_index(client, season, page):
 @committed
 def test_postgresql_the_last_rating_change_of_all_is_read_by_index(season):
     assert_uses("rating_change_order", last_of_all_query())
+
+
+@postgresql_only
+@committed
+def test_postgresql_a_new_result_finds_the_matches_after_it_by_index(season):
+    said = plan(falls_at_query(season))
+    assert "match_finished_order" in said and "Seq Scan on matches_match" not in said, said
 
 
 @postgresql_only

@@ -8,7 +8,7 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from club.tables import DateColumn
+from club.tables import DateColumn, linked
 from matches.selectors import match_score_sheet
 from matches.tables import MatchTable
 
@@ -50,6 +50,9 @@ class EventRoundColumns(tables.Table):
     @staticmethod
     def match_of(record: Match) -> Match:
         return record
+
+    def cell_event(self, record: Match) -> SafeString | str:  # see table_rows.py
+        return self.render_event(record)
 
     def render_event(self, record: Match) -> SafeString | str:
         place = _place(self.match_of(record))
@@ -283,6 +286,28 @@ class RatingHistoryTable(EventRoundColumns):
 
     def render_change(self, record: RatingChange) -> str:
         return _signed(record.change)  # in the visitor's format, like the ratings beside it
+
+    # a row's cells as django-tables2 writes them, without its work per cell:
+    # tables/rows.html asks these, tests/tournaments/test_list_page_rows.py holds them equal
+    def cell_date(self, record: RatingChange) -> SafeString:
+        column = self.base_columns["date"]
+        assert isinstance(column, DateColumn)
+        return column.text(record.match.date, self.default)
+
+    def cell_match(self, record: RatingChange) -> SafeString:
+        return linked(record.match.get_absolute_url(), record.match)
+
+    def cell_rating_before(self, record: RatingChange) -> Decimal:
+        return record.rating_before
+
+    def cell_change(self, record: RatingChange) -> str:
+        return self.render_change(record)
+
+    def cell_rating_after(self, record: RatingChange) -> Decimal:
+        return record.rating_after
+
+    def cell_experience_after(self, record: RatingChange) -> int:
+        return record.experience_after
 
 
 class RatingListTable(tables.Table):
