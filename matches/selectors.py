@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Coalesce, Least
 
 from club.audit import audit_for_match
@@ -284,13 +284,17 @@ def match_list() -> QuerySet[Match]:
 BEGUN_BY = ("game.recorded", "match.imported")
 
 
-def matches_with_beginning(queryset: QuerySet[Match]) -> QuerySet[Match]:
+def matches_with_beginning(
+    queryset: QuerySet[Match], *, status: str | None = None
+) -> QuerySet[Match]:
     """The matches annotated with ``began_at``: when the site saw each begin.
 
     Its first roll on the board or its first game recorded, whichever came first: the
     moment its status became "in play". Derived, not stored: the board's log and the
     audit trail already hold that moment. None for a match not begun, or one the site has
-    no trace of beginning (its games came with an imported tournament).
+    no trace of beginning (its games came with an imported tournament). ``status``: only
+    the matches with it are looked up (the others None): the dashboard asks those in play,
+    not a whole tournament's finished matches.
     """
     first_roll = (
         BoardAction.objects.filter(game__match=OuterRef("pk")).order_by("at").values("at")[:1]
@@ -302,7 +306,10 @@ def matches_with_beginning(queryset: QuerySet[Match]) -> QuerySet[Match]:
     )
     roll, record = Subquery(first_roll), Subquery(first_record)
     # LEAST of a NULL is NULL on SQLite and not on PostgreSQL: never give it one
-    return queryset.annotate(began_at=Least(Coalesce(roll, record), Coalesce(record, roll)))
+    began: Least | Case = Least(Coalesce(roll, record), Coalesce(record, roll))
+    if status is not None:  # the database looks up only the rows the condition holds for
+        began = Case(When(status=status, then=began), default=None)
+    return queryset.annotate(began_at=began)
 
 
 def player_matches(*, player: Player) -> QuerySet[Match]:

@@ -76,9 +76,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--reuse", action="store_true", help="use a season built there already")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn's sync workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers")
+    parser.add_argument(
+        "--worker-threads",
+        type=int,
+        default=1,
+        help="threads in each gunicorn worker (more than 1: the gthread worker)",
+    )
     parser.add_argument("--threads", type=int, default=4, help="requests at once, for a page")
     parser.add_argument("--requests", type=int, default=60, help="requests a page")
+    parser.add_argument(
+        "--pages-only", action="store_true", help="the pages (1.) only: to compare settings"
+    )
     parser.add_argument("--poll-seconds", type=float, default=20.0)
     parser.add_argument("--port", type=int, default=8191)
     parser.add_argument("--database", default=DATABASE, help="its name on 127.0.0.1:5432")
@@ -109,7 +118,11 @@ def main() -> None:
         "CELERY_BROKER_URL": options.broker,
         "JOBS_BACKEND": "celery",
     }
-    figures: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg()[0]}
+    figures: dict[str, Any] = {
+        "machine": machine(),
+        "load_before": os.getloadavg()[0],
+        "gunicorn": {"workers": options.workers, "threads": options.worker_threads},
+    }
     built = options.reuse and _season_there(env)
     if not built:
         _database("DROP DATABASE IF EXISTS", env)
@@ -150,6 +163,7 @@ def main() -> None:
                 PYTHON.parent / "gunicorn",
                 "config.wsgi",
                 *("--workers", str(options.workers), "--bind", f"127.0.0.1:{options.port}"),
+                *("--threads", str(options.worker_threads)),
                 *("--backlog", "2048", "--log-level", "warning", "--timeout", "60"),
             ],
             cwd=ROOT,
@@ -174,18 +188,20 @@ def main() -> None:
             name: measure(client, path, signed_in, options, name)
             for name, (path, signed_in) in pages.items()
         }
-        figures["poll"] = poll(client, targets["bracket"], options)
-        figures["export_alongside"] = export_alongside(client, pages, options)
-        figures["correction"] = correction(client, targets["correction"])
+        if not options.pages_only:
+            figures["poll"] = poll(client, targets["bracket"], options)
+            figures["export_alongside"] = export_alongside(client, pages, options)
+            figures["correction"] = correction(client, targets["correction"])
         figures["load_after"] = os.getloadavg()[0]
-        if worker is not None:
+        if worker is not None and not options.pages_only:
             figures["rederive_job"] = rederive_job()
     finally:
         for process in (worker, server):
             if process is not None:
                 process.send_signal(signal.SIGTERM)
                 process.wait(timeout=60)
-    figures["rederive"] = rederive(env)
+    if not options.pages_only:
+        figures["rederive"] = rederive(env)
     from django.db import connections
 
     connections.close_all()
@@ -742,6 +758,17 @@ def report(figures: dict[str, Any]) -> None:
     for name, page in figures["pages"].items():
         p95 = page.get("p95_ms")
         rows.append((name, page.get("p50_ms"), p95, f"{TARGET_MS} ms: {verdict(p95, TARGET_MS)}"))
+    if "poll" in figures:
+        rows += _other_rows(figures)
+    print(f"{'what':58} {'p50':>8} {'p95':>9}  goal")
+    for name, p50, p95, goal in rows:
+        print(f"{name:58} {'' if p50 is None else p50:>8} {'' if p95 is None else p95:>9}  {goal}")
+    print(json.dumps(figures, default=str))
+
+
+def _other_rows(figures: dict[str, Any]) -> list[tuple[str, Any, Any, str]]:
+    """The table's rows after the pages': the poll, the export, the correction, the jobs."""
+    rows: list[tuple[str, Any, Any, str]] = []
     poll_figures = figures["poll"]
     p95 = poll_figures["at_rate"].get("p95_ms")
     rows.append(
@@ -808,10 +835,7 @@ def report(figures: dict[str, Any]) -> None:
             f"{REDERIVE_TARGET_S} s: {verdict(whole, REDERIVE_TARGET_S)}",
         )
     )
-    print(f"{'what':58} {'p50':>8} {'p95':>9}  goal")
-    for name, p50, p95, goal in rows:
-        print(f"{name:58} {'' if p50 is None else p50:>8} {'' if p95 is None else p95:>9}  {goal}")
-    print(json.dumps(figures, default=str))
+    return rows
 
 
 if __name__ == "__main__":

@@ -171,8 +171,10 @@ def tournament_dashboard(*, tournament: Tournament, now: datetime.datetime) -> D
                 Match.objects.filter(place__event__tournament=tournament)
                 .select_related("place", "table")
                 .prefetch_related(Prefetch("arrivals", to_attr="arrived"))
-                .order_by("place__event_id", "place__round", "place__id")
-            )
+                .order_by("place__event_id", "place__round", "place__id"),
+                status=Match.Status.IN_PLAY,  # how long it has been played
+            ),
+            status=Match.Status.SCHEDULED,  # how late its players are
         )
     )
     _players_from(entries, matches)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Case, OuterRef, QuerySet, Subquery, When
 
 from matches.models import Match, TableCall
 from rules.lateness import LatenessRules, forfeits, penalty_points
@@ -34,13 +34,17 @@ class Lateness:
     forfeits: bool  # the points reach half the match length and the tournament forfeits
 
 
-def with_first_call(queryset: QuerySet[Match]) -> QuerySet[Match]:
+def with_first_call(queryset: QuerySet[Match], *, status: str | None = None) -> QuerySet[Match]:
     """The matches annotated with ``first_called_at``: their first call to a table, if any
-    (the calls closed since count: the players were told)."""
+    (the calls closed since count: the players were told). ``status``: only the matches
+    with it are looked up (the others None)."""
     first = (
         TableCall.objects.filter(match=OuterRef("pk")).order_by("called_at").values("called_at")[:1]
     )
-    return queryset.annotate(first_called_at=Subquery(first))
+    called: Subquery | Case = Subquery(first)
+    if status is not None:
+        called = Case(When(status=status, then=called), default=None)
+    return queryset.annotate(first_called_at=called)
 
 
 def round_row(event: Event, number: int) -> Round | None:

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0007_audit_newest_indexes'),
-        ('matches', '0018_imported_file'),
+        ("club", "0007_audit_newest_indexes"),
+        ("matches", "0018_imported_file"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['finished_at', 'id'], name='match_finished_order'),
+            model_name="match",
+            index=models.Index(fields=["finished_at", "id"], name="match_finished_order"),
         ),
     ]
