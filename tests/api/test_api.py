@@ -340,7 +340,8 @@ def test_players_and_ratings_take_the_same_few_queries(
         finish(match, people[0])
     with django_assert_max_num_queries(3):
         assert body(client, "players?page_size=100")["count"] == count + 1
-    with django_assert_max_num_queries(6):  # key, player, count, changes, their matches' games
+    # key, player, count, changes, their places, their matches' games and penalty points
+    with django_assert_max_num_queries(7):
         found = body(client, f"players/{people[0].pk}/ratings?page_size=100")
     assert found["count"] == count and all(r["won"] for r in found["items"])
 
