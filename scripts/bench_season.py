@@ -121,6 +121,7 @@ def main() -> None:
     figures: dict[str, Any] = {
         "machine": machine(),
         "load_before": os.getloadavg()[0],
+        "python_ms_before": python_ms(),
         "gunicorn": {"workers": options.workers, "threads": options.worker_threads},
     }
     built = options.reuse and _season_there(env)
@@ -193,6 +194,7 @@ def main() -> None:
             figures["export_alongside"] = export_alongside(client, pages, options)
             figures["correction"] = correction(client, targets["correction"])
         figures["load_after"] = os.getloadavg()[0]
+        figures["python_ms_after"] = python_ms()
         if worker is not None and not options.pages_only:
             figures["rederive_job"] = rederive_job()
     finally:
@@ -254,6 +256,18 @@ def machine() -> dict[str, Any]:
         if line.startswith("MemTotal:"):
             memory = round(int(line.split()[1]) / 1024 / 1024, 1)
     return {"cpus": os.cpu_count(), "memory_gib": memory, "python": sys.version.split()[0]}
+
+
+def python_ms() -> float:
+    """The machine's speed now: a fixed pure-Python workload, in milliseconds (the best of
+    three). These machines' speed changes from one hour to the next (a neighbour's load on
+    the host): the figures of two runs compare only beside this."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        sum(n * n for n in range(1_000_000))
+        best = min(best, time.perf_counter() - began)
+    return round(best * 1000, 1)
 
 
 def season_size() -> dict[str, Any]:
@@ -760,6 +774,10 @@ def report(figures: dict[str, Any]) -> None:
         rows.append((name, page.get("p50_ms"), p95, f"{TARGET_MS} ms: {verdict(p95, TARGET_MS)}"))
     if "poll" in figures:
         rows += _other_rows(figures)
+    print(
+        f"the machine's speed: a fixed Python workload took {figures['python_ms_before']} ms "
+        f"at the start, {figures.get('python_ms_after')} ms after the measures"
+    )
     print(f"{'what':58} {'p50':>8} {'p95':>9}  goal")
     for name, p50, p95, goal in rows:
         print(f"{name:58} {'' if p50 is None else p50:>8} {'' if p95 is None else p95:>9}  {goal}")
