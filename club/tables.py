@@ -238,8 +238,16 @@ class DateColumn(tables.DateColumn):
         return self.text(value, bound_column.default)
 
     def text(self, value: Any, default: Any) -> SafeString:
-        """A cell's text, for a table's ``cell_<column>`` (club/templatetags/table_rows.py)."""
+        """A cell's text (see :func:`date_cell`)."""
         return escape(date_filter(value, self.date_format) or default)
+
+
+def date_cell(table: tables.Table, name: str, value: Any) -> SafeString:
+    """The text of ``table``'s DateColumn ``name`` for ``value``, for a table's
+    ``cell_<column>`` (club/templatetags/table_rows.py)."""
+    column = table.base_columns[name]
+    assert isinstance(column, DateColumn), f"{name} is not a DateColumn"
+    return column.text(value, table.default)
 
 
 def linked(url: str, content: Any) -> SafeString:

@@ -5,7 +5,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from club.tables import DateColumn, linked
+from club.tables import DateColumn, date_cell, linked
 
 from .models import Match
 from .selectors import match_score_sheet
@@ -46,9 +46,7 @@ class MatchTable(tables.Table):
     # a row's cells as django-tables2 writes them, without its work per cell:
     # tables/rows.html asks these, tests/tournaments/test_list_page_rows.py holds them equal
     def cell_date(self, record: Match) -> SafeString:
-        column = self.base_columns["date"]
-        assert isinstance(column, DateColumn)
-        return linked(record.get_absolute_url(), column.text(record.date, self.default))
+        return linked(record.get_absolute_url(), date_cell(self, "date", record.date))
 
     def cell_player_a(self, record: Match) -> SafeString:
         return linked(record.player_a.get_absolute_url(), record.player_a)

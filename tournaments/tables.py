@@ -8,7 +8,7 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from club.tables import DateColumn, linked
+from club.tables import DateColumn, date_cell, linked
 from matches.selectors import match_score_sheet
 from matches.tables import MatchTable
 
@@ -290,9 +290,7 @@ class RatingHistoryTable(EventRoundColumns):
     # a row's cells as django-tables2 writes them, without its work per cell:
     # tables/rows.html asks these, tests/tournaments/test_list_page_rows.py holds them equal
     def cell_date(self, record: RatingChange) -> SafeString:
-        column = self.base_columns["date"]
-        assert isinstance(column, DateColumn)
-        return column.text(record.match.date, self.default)
+        return date_cell(self, "date", record.match.date)
 
     def cell_match(self, record: RatingChange) -> SafeString:
         return linked(record.match.get_absolute_url(), record.match)
