@@ -39,7 +39,6 @@ from django.db.models import Count, F, IntegerField, Model, OuterRef, Q, QuerySe
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -47,6 +46,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from club.cache import cache
+from club.kept import with_token
 from club.models import AuditEntry, Player
 from club.policy import can_direct
 from matches.models import Match
@@ -137,8 +137,14 @@ def _viewer(request: HttpRequest, tournament_id: int) -> str:
     return f"{user.pk}:{'director' if directing else 'reader'}"
 
 
-def live_etag(request: HttpRequest, **where: int) -> str | None:
-    """The ETag of a live page (see the module), or None: render the page as usual."""
+def live_etag(
+    request: HttpRequest, *, by_minute: bool = False, directors_only: bool = False, **where: int
+) -> str | None:
+    """The ETag of a live page (see the module), or None: render the page as usual.
+
+    ``by_minute``: the page also shows minutes gone by (the dashboard: since a match began,
+    how late a player is), so its ETag changes with the clock's minute too.
+    ``directors_only``: anyone else is answered by the view (403), never by a 304."""
     if request.method not in ("GET", "HEAD"):
         return None
     if len(messages.get_messages(request)):  # read, not consumed: the page will show them
@@ -146,11 +152,15 @@ def live_etag(request: HttpRequest, **where: int) -> str | None:
     stamp = live_stamp(**where)
     if stamp is None:
         return None  # the view answers 404
+    viewer = _viewer(request, stamp[0])
+    if directors_only and not viewer.endswith(":director"):
+        return None
     # another region than the content's (the check-in list's, answered the whole page, whose
     # forms carry the cookie's token) has an ETag of its own
     target = request.headers.get("HX-Target", "") if request.headers.get("HX-Request") else ""
-    other = "" if target == REGION else target
-    parts = (*stamp, get_language(), _viewer(request, stamp[0]), request.get_full_path(), other)
+    other = "" if target == _region(request) else target
+    minute = timezone.now().strftime("%Y-%m-%d %H:%M") if by_minute else ""
+    parts = (*stamp, get_language(), viewer, request.get_full_path(), other, minute)
     content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
     # the page gives its region this one at once; these two marks on the request are the
     # live pages' own (read back by getattr), which HttpRequest's type does not declare
@@ -172,9 +182,6 @@ def content_etag(request: HttpRequest) -> str:
 
 CONTENT_KEPT_SECONDS = 300
 REGION = "live"  # the id of a live page's region (templates/includes/live_region.html)
-# what a kept whole page has where its forms carry the CSRF token (letters only: the
-# csrf_token tag writes it as it is)
-TOKEN_MARK = "livepagecsrftokenmark"
 
 
 def live_page(
@@ -183,28 +190,28 @@ def live_page(
     """A live page, or its content only when the page's region asks (``HX-Request``). A whole
     page that will be kept for the next viewer (:func:`live`) is rendered with a mark where
     its forms carry the CSRF token."""
-    context["refresh_seconds"] = live_seconds()
+    context.setdefault("refresh_seconds", live_seconds())
     context["live_etag"] = content_etag(request)
     if content_asked(request):
         return render(request, content, context)
     if getattr(request, "live_page_key", None) is not None:
-        context["csrf_token"] = TOKEN_MARK  # over the context processor's: the view's wins
-        request.live_page_marked = True  # type: ignore[attr-defined]
+        request.page_marked = True  # type: ignore[attr-defined]  # club.context.token_mark
     return render(request, page, context)
 
 
-def _with_token(request: HttpRequest, kept: bytes) -> bytes:
-    """A kept whole page with this visitor's CSRF token in its forms."""
-    return kept.replace(TOKEN_MARK.encode(), get_token(request).encode())
+def _region(request: HttpRequest) -> str:
+    """The id of the page's region (set by :func:`live` on the request)."""
+    return str(getattr(request, "live_region", REGION))
 
 
 def content_asked(request: HttpRequest) -> bool:
-    """The page's region asks for its content only: ``HX-Request`` and ``HX-Target: live``.
-    htmx's own requests (a check-in on the event page) carry ``HX-Request`` through their
-    redirect to the page too, and must get the whole page."""
-    return (
-        request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == REGION
-    )
+    """The page's region asks for its content only: ``HX-Request`` and ``HX-Target`` the
+    region's id (``live``; the dashboard's is ``dashboard``). htmx's own requests (a check-in
+    on the event page) carry ``HX-Request`` through their redirect to the page too, and must
+    get the whole page."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get(
+        "HX-Target"
+    ) == _region(request)
 
 
 P = ParamSpec("P")
@@ -212,19 +219,27 @@ P = ParamSpec("P")
 
 def live(
     where: Callable[[dict[str, Any]], dict[str, int]],
+    *,
+    region: str = REGION,
+    by_minute: bool = False,
+    directors_only: bool = False,
 ) -> Callable[
     [Callable[Concatenate[HttpRequest, P], HttpResponseBase]],
     Callable[Concatenate[HttpRequest, P], HttpResponseBase],
 ]:
     """A live page: ETag and 304 through Django's ``condition``; its answers (304 included)
     must be checked again before reuse (``no-cache``) and vary with the language, the
-    cookies (who is signed in) and ``HX-Request`` (the content only)."""
+    cookies (who is signed in) and ``HX-Request`` (the content only). ``region``: the id of
+    the page's region that asks for its content; ``by_minute`` and ``directors_only`` as
+    :func:`live_etag` has them."""
 
     def decorate(
         view: Callable[Concatenate[HttpRequest, P], HttpResponseBase],
     ) -> Callable[Concatenate[HttpRequest, P], HttpResponseBase]:
         def etag(request: HttpRequest, **kwargs: Any) -> str | None:
-            return live_etag(request, **where(kwargs))
+            return live_etag(
+                request, by_minute=by_minute, directors_only=directors_only, **where(kwargs)
+            )
 
         @wraps(view)
         def rendered_once(
@@ -241,7 +256,7 @@ def live(
             if key is not None:
                 kept = cache.get(key)
                 if kept is not None:
-                    return HttpResponse(kept if content_key else _with_token(request, kept))
+                    return HttpResponse(kept if content_key else with_token(request, kept))
             response = view(request, *args, **kwargs)
             if (
                 key is not None
@@ -250,15 +265,16 @@ def live(
             ):
                 if content_key:
                     cache.set(key, response.content, CONTENT_KEPT_SECONDS)
-                elif getattr(request, "live_page_marked", False):
+                elif getattr(request, "page_marked", False):
                     cache.set(key, response.content, CONTENT_KEPT_SECONDS)
-                    response.content = _with_token(request, response.content)
+                    response.content = with_token(request, response.content)
             return response
 
         conditional = condition(etag_func=etag)(rendered_once)
 
         @wraps(view)
         def wrapped(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
+            request.live_region = region  # type: ignore[attr-defined]
             response = conditional(request, *args, **kwargs)
             patch_vary_headers(response, ["Accept-Language", "Cookie", "HX-Request", "HX-Target"])
             if response.status_code in (200, 304):

@@ -6,6 +6,7 @@ import datetime
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -36,6 +37,10 @@ def section(response, name):
     found = re.search(rf'<section id="{name}".*?</section>', page, re.S)
     assert found, name
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0)))
+
+
+# what site.js asks the dashboard's region with
+CONTENT = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "dashboard"}
 
 
 def url(tournament):
@@ -168,7 +173,7 @@ def test_the_page_refreshes_its_content_only(director_client, tournament, room):
     assert f'data-refresh="{url(tournament)}"' in html and 'data-refresh-seconds="15"' in html
     assert '<noscript><meta http-equiv="refresh" content="15"></noscript>' in html  # no script
     assert "site.js" in html and "<script>" not in html  # the CSP allows no inline script
-    fragment = director_client.get(url(tournament), HTTP_HX_REQUEST="true")
+    fragment = director_client.get(url(tournament), **CONTENT)
     assert fragment.status_code == 200
     part = fragment.content.decode()
     assert "<html" not in part and "<header" not in part and 'id="in-play"' in part
@@ -260,6 +265,7 @@ def test_the_dashboard_costs_the_same_queries_for_8_or_16_matches(
     )
     assert Match.objects.filter(place__event__tournament=big, place__round=1).count() == 16 + 2
     director_client.get(url(small))  # warm up sessions and the like
+    cache.clear()  # rendered, not kept under its ETag (tournaments.live)
     with CaptureQueriesContext(connection) as queries:
         assert director_client.get(url(small)).status_code == 200
     with django_assert_num_queries(len(queries)):
@@ -287,3 +293,53 @@ def test_a_match_begun_on_the_board_counts_from_its_first_roll(
     row = section(director_client.get(url(tournament)), "in-play")
     assert f"{match.player_a.name} – {match.player_b.name}" in row
     assert "0–0" in row and "7 min" in row and "no table" in row
+
+
+def test_the_dashboard_s_poll_answers_304_until_a_write_or_the_next_minute(
+    director_client, tournament, room, record, monkeypatch, django_assert_max_num_queries
+):
+    """The tablets left open on the dashboard ask every 15 seconds: while nothing is written
+    and the minute stays, the answer is 304 for the price of the ETag's query (and the
+    session's); a game recorded, or a minute gone by (minutes since a match began, lateness),
+    gives the new content."""
+    cache.clear()
+    now = timezone.now().replace(second=5)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    page = director_client.get(url(tournament))
+    first = director_client.get(url(tournament), **CONTENT)
+    tag = first["ETag"]
+    assert f'data-etag="{tag}"' in page.content.decode().replace("&quot;", '"')
+    with django_assert_max_num_queries(4):  # session, user, who directs, the ETag
+        again = director_client.get(url(tournament), HTTP_IF_NONE_MATCH=tag, **CONTENT)
+    assert again.status_code == 304 and again.content == b""
+    assert "1–0" in section(first, "in-play")
+    record(room["playing"], 0)
+    moved = director_client.get(url(tournament), HTTP_IF_NONE_MATCH=tag, **CONTENT)
+    assert moved.status_code == 200 and moved["ETag"] != tag
+    assert "2–0" in section(moved, "in-play")
+    tag = moved["ETag"]
+    now += datetime.timedelta(seconds=50)  # the same minute
+    same = director_client.get(url(tournament), HTTP_IF_NONE_MATCH=tag, **CONTENT)
+    assert same.status_code == 304
+    now += datetime.timedelta(seconds=10)  # the next one
+    later = director_client.get(url(tournament), HTTP_IF_NONE_MATCH=tag, **CONTENT)
+    assert later.status_code == 200 and later["ETag"] != tag
+
+
+def test_a_kept_dashboard_never_reaches_another_director_or_a_member(
+    client, director_client, django_user_model, directors_group, member, tournament, room
+):
+    """Kept per viewer: a member, or the director of another tournament, sending the
+    director's ETag is refused (403), never answered 304 or with the director's page."""
+    shown = director_client.get(url(tournament), **CONTENT)
+    assert shown.status_code == 200
+    tag = shown["ETag"]
+    other = django_user_model.objects.create_user("other", password="pw-other-1")
+    other.groups.add(directors_group)
+    tournament_create(name="Another club's cup", date=datetime.date(2026, 12, 20), user=other)
+    for person in (member, other):
+        client.force_login(person)
+        for headers in ({}, {"HTTP_IF_NONE_MATCH": tag}):
+            refused = client.get(url(tournament), **CONTENT, **headers)
+            assert refused.status_code == 403 and "in-play" not in refused.content.decode()
+            assert "ETag" not in refused
