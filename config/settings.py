@@ -185,6 +185,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "club.context.permissions",
+                "club.context.token_mark",
             ],
         },
     },

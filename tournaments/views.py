@@ -18,6 +18,7 @@ from club.audit import audit_for_subject
 from club.confirm import Confirmation, confirm_page, confirmed
 from club.filters import PlayerFilter
 from club.forms import PlayerForm, PlayersFileForm, columns_unused_said, import_line_said
+from club.kept import kept_until_written
 from club.models import Player
 from club.policy import can_change_player, can_create, require, sign_in_required
 from club.selectors import players_import_preview
@@ -140,9 +141,11 @@ def _a_page(request: HttpRequest, table: Table) -> None:
         table.page = table.paginator.page(table.paginator.num_pages)
 
 
+@kept_until_written
 def player(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's page: the figures over all their matches (counted by the database), then
-    their matches and rating changes a page at a time, each table with its own page number."""
+    their matches and rating changes a page at a time, each table with its own page number.
+    A visitor's is kept until the next write (a season's busiest player's takes 60 ms)."""
     person = get_object_or_404(Player, pk=pk)
     record = player_record_counted(player=person)
     table = PlayerMatchTable(player_match_list(player=person), orderable=False, prefix="matches-")

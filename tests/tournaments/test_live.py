@@ -15,13 +15,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from club.kept import TOKEN_MARK
 from club.policy import SYSTEM
 from club.services import player_update
 from matches.board.service import board_game_act, board_game_start
 from matches.models import BoardGame, Match
 from matches.services import match_result_clear, match_walkover
 from tournaments.announcements import announcement_post, announcement_withdraw
-from tournaments.live import TOKEN_MARK
 from tournaments.models import Event, Table
 from tournaments.services import (
     entry_check_in,
