@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import cache, wraps
 from typing import Any, TypeAlias, TypeVar
 
-from django.db.models import Model, Prefetch, Q, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils import translation
 from ninja import NinjaAPI
@@ -25,7 +25,8 @@ from ninja.params.functions import Query
 from ninja.params.models import Query as QueryParam
 
 from club.models import Player
-from matches.models import Game, Match
+from matches.history import HISTORY, history_of
+from matches.models import Match
 from tournaments.models import Bye, Entry, Event, Tournament
 from tournaments.queries.events import tournament_list
 from tournaments.queries.knockouts import DRAW_TITLES, event_knockout, event_placings
@@ -283,7 +284,7 @@ def match_queryset() -> QuerySet[Match]:
     """Matches with all a list shows, in a fixed number of queries however many there are."""
     return Match.objects.select_related(
         "player_a", "player_b", "place__event", "table"
-    ).prefetch_related(Prefetch("games", queryset=Game.objects.order_by("number")), "penalties")
+    ).prefetch_related(*HISTORY)
 
 
 def _event_data(event: Event) -> tuple[list[Entry], list[Match]]:
@@ -524,7 +525,5 @@ def player(request: HttpRequest, pk: Id) -> Data:
 def ratings(request: HttpRequest, pk: Id, page: int = Page, page_size: int = Size) -> Data:
     """The player's rating history, the latest rated match first."""
     found = _player(pk)
-    history = player_rating_history(player=found).prefetch_related(
-        Prefetch("match__games", queryset=Game.objects.order_by("number")), "match__penalties"
-    )
+    history = player_rating_history(player=found).prefetch_related(*history_of("match"))
     return paginate(request, history, page, page_size, serializers.rating_change_out)

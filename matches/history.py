@@ -24,11 +24,21 @@ from rules.match import Match as RulesMatch
 
 from .models import Game, Match, Penalty
 
+
+def history_of(match: str = "") -> tuple[Prefetch, Prefetch]:
+    """What scoring a match reads, prefetched for a list of matches, or of rows with a
+    ``match`` (``history_of("match")``, a rating history's)."""
+    prefix = f"{match}__" if match else ""
+    return (
+        Prefetch(
+            f"{prefix}games", queryset=Game.objects.order_by("number"), to_attr="history_games"
+        ),
+        Prefetch(f"{prefix}penalties", queryset=Penalty.objects.all(), to_attr="history_penalties"),
+    )
+
+
 # what scoring a match reads, prefetched for a list of matches (``prefetch_related(*HISTORY)``)
-HISTORY = (
-    Prefetch("games", queryset=Game.objects.order_by("number"), to_attr="history_games"),
-    Prefetch("penalties", queryset=Penalty.objects.all(), to_attr="history_penalties"),
-)
+HISTORY = history_of()
 
 
 def match_games(match: Match) -> list[Game]:
