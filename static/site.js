@@ -2,12 +2,6 @@
 // script or handler); the board's is in board.js. Each page works without this script too.
 (function () {
   "use strict";
-  // A menu marked data-submit-on-change (the language menu) sends its form as soon as a choice
-  // is made; without the script its <noscript> button does.
-  document.addEventListener("change", function (event) {
-    var menu = event.target.closest("select[data-submit-on-change]");
-    if (menu && menu.form) { menu.form.submit(); }
-  });
   // Print buttons (data-print): hidden without the script, which is what they need to print.
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-print]").forEach(function (button) { button.hidden = false; });
