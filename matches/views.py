@@ -157,10 +157,25 @@ def match_page(
             context["walkover_form"] = forms.get("walkover_form") or WalkoverForm(
                 match=match, initial=version
             )
+    for slot in OWN_IDS:  # the game's form keeps Django's "id_"; the others ids of their own
+        if context.get(slot) is not None:
+            context[slot].auto_id = f"{slot.removesuffix('_form')}_%s"
     refused = [form for slot, form in forms.items() if context.get(slot) is not form]
     said = [error, *(said for form in refused for said in form_errors_said(form))]
     context["error"] = " ".join(s for s in said if s)  # a form the page does not show
     return render(request, "match.html", context, status=status)
+
+
+# the match page's forms besides the game's: each its own ids, or one form's label (the
+# walkover's "winner") names another's control (issue 30.7)
+OWN_IDS = (
+    "dice_form",
+    "retire_form",
+    "penalty_form",
+    "forfeit_form",
+    "final_form",
+    "walkover_form",
+)
 
 
 def changed_page(request: HttpRequest, pk: int, changed: SheetChanged) -> HttpResponse:

@@ -115,7 +115,10 @@ def tournament_page(
             "directs": directing,
             "directors": found.directors.order_by("username"),
             "playing_directors": tournament_playing_directors(tournament=found),
-            "dice_form": DiceForm(initial={"allowed": found.physical_dice}) if directing else None,
+            # forms on one page: ids of their own, or a label ticks another form's box
+            "dice_form": DiceForm(initial={"allowed": found.physical_dice}, auto_id="dice_%s")
+            if directing
+            else None,
             "tables_form": TablesForm(initial={"tables": found.tables}) if directing else None,
             "time_form": TimeRulesForm.of(found) if directing else None,
             "late_rounds_form": LateRoundsForm(initial={"count_as": found.late_rounds})
@@ -133,7 +136,9 @@ def tournament_page(
             "changes": audit_for_tournament(tournament_id=found.pk)[:CHANGES_SHOWN],
             "announcements": list(announcements_shown(tournament=found)),
             "announcement_form": announcement_form,
-            "open_entry_form": OpenEntryForm(initial={"allowed": found.open_entry})
+            "open_entry_form": OpenEntryForm(
+                initial={"allowed": found.open_entry}, auto_id="open_entry_%s"
+            )
             if directing
             else None,
             "entry_requests": tournament_entry_requests(tournament=found) if directing else [],

@@ -101,8 +101,8 @@ def test_a_director_runs_a_12_player_knockout_with_a_consolation(
             break
         page.goto(f"{site.url}/matches/{waiting.pk}/")
         winner_first = recorded % 3 != 0
-        page.locator("#id_score_a").fill(str(waiting.length if winner_first else 1))
-        page.locator("#id_score_b").fill(str(1 if winner_first else waiting.length))
+        page.locator("#final_score_a").fill(str(waiting.length if winner_first else 1))
+        page.locator("#final_score_b").fill(str(1 if winner_first else waiting.length))
         page.get_by_role("button", name="Record the final score").click()
         assert page.locator(".message:not([hidden])").inner_text() == "The final score is recorded."
         recorded += 1
