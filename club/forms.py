@@ -258,6 +258,16 @@ def columns_unused_said(unused: tuple[Unused, ...]) -> str:
     return _("These columns were not used: %(columns)s.") % {"columns": ", ".join(names)}
 
 
+# a person's own details: the browser may fill them in (WCAG 1.3.5)
+OWN_AUTOCOMPLETE = {"name": "name", "club": "organization", "email": "email", "phone": "tel"}
+
+
+def own_autocomplete(form: forms.BaseForm) -> None:
+    for name, token in OWN_AUTOCOMPLETE.items():
+        if name in form.fields:
+            form.fields[name].widget.attrs["autocomplete"] = token
+
+
 class ProfileForm(forms.ModelForm[Player]):
     """What a player changes of their own record: name, club, email and phone."""
 
@@ -265,6 +275,10 @@ class ProfileForm(forms.ModelForm[Player]):
         model = Player
         fields = ["name", "club", "email", "phone"]
         field_classes = PLAYER_FIELD_CLASSES
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own_autocomplete(self)
 
 
 class AccountForm(UserCreationForm[User]):
@@ -289,6 +303,10 @@ class SignUpForm(AccountForm):
     phone = OneLineField(label=gettext_lazy("Phone"), max_length=40, required=False)
 
     field_order = ["name", "club", "email", "phone", "username", "password1", "password2"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own_autocomplete(self)
 
 
 def form_errors_said(form: forms.BaseForm) -> list[str]:

@@ -2,6 +2,16 @@
 // script or handler); the board's is in board.js. Each page works without this script too.
 (function () {
   "use strict";
+  // A form sent back refused: focus goes to the first field refused, whose error is read with
+  // it (aria-describedby), or to the refusal itself when it names no field (issue 30.9).
+  document.addEventListener("DOMContentLoaded", function () {
+    var first = document.querySelector("[aria-invalid=true]");
+    if (!first) {
+      first = document.querySelector("ul.errorlist.nonfield, .message.error");
+      if (first) { first.tabIndex = -1; }
+    }
+    if (first) { first.focus(); }
+  });
   // Print buttons (data-print): hidden without the script, which is what they need to print.
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-print]").forEach(function (button) { button.hidden = false; });

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -268,6 +270,15 @@ def test_a_player_changes_their_details_on_their_profile(anna_client, linked):
     )
     saved = Player.objects.get(pk=linked.pk)
     assert (saved.name, saved.club, saved.country) == ("Anna Maria Rossi", "Circolo", "IT")
+
+
+def test_the_profile_lets_the_browser_fill_in_the_player_s_own_details(anna_client, linked):
+    """WCAG 1.3.5: the fields about the person themselves say what they hold."""
+    page = anna_client.get(reverse("my_profile")).content.decode()
+    for name, token in {"name": "name", "email": "email", "phone": "tel"}.items():
+        assert re.search(rf'<input[^>]*name="{name}"[^>]*autocomplete="{token}"', page) or (
+            re.search(rf'<input[^>]*autocomplete="{token}"[^>]*name="{name}"', page)
+        ), name
 
 
 def test_an_empty_name_is_refused_on_the_profile(anna_client, linked):
