@@ -99,6 +99,24 @@
       if (failed) { failed.hidden = false; }
     });
   }
+  // A page's pause control (data-pause, templates/includes/pause.html): while pressed, its
+  // regions ask nothing and the wall keeps its screen; pressed again, they catch up at once.
+  function paused() { return document.documentElement.dataset.paused === "true"; }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-pause-control]").forEach(function (control) {
+      control.hidden = false;
+    });
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-pause]");
+    if (!button) { return; }
+    var now = !paused();
+    document.documentElement.dataset.paused = String(now);
+    button.setAttribute("aria-pressed", String(now));
+    var note = document.querySelector("[data-paused-note]");
+    if (note) { note.hidden = !now; }
+    if (!now) { document.querySelectorAll("[data-refresh]").forEach(refresh); }
+  });
   // The wall display (data-wall, data-wall-seconds): one of its screens (data-screen) at a
   // time, the next every data-wall-seconds, each shrunk to fit the screen when it is larger
   // (a bracket). A refresh of its region keeps the screen it was showing.
@@ -127,7 +145,7 @@
     document.querySelectorAll("[data-wall]").forEach(function (wall) {
       var seconds = parseInt(wall.dataset.wallSeconds, 10) || 20;
       show(wall, null);
-      window.setInterval(function () { next(wall); }, seconds * 1000);
+      window.setInterval(function () { if (!paused()) { next(wall); } }, seconds * 1000);
       wall.addEventListener("refreshed", function () { show(wall, wall.dataset.showing); });
       window.addEventListener("resize", function () { show(wall, wall.dataset.showing); });
     });
@@ -137,10 +155,10 @@
       var seconds = parseInt(region.dataset.refreshSeconds, 10) || 15;
       if (region.querySelector("[data-refresh-stop]")) { return; }  // final already
       region.refreshTimer = window.setInterval(function () {
-        if (!document.hidden) { refresh(region); }  // a tab out of sight asks nothing
+        if (!document.hidden && !paused()) { refresh(region); }  // out of sight: nothing
       }, seconds * 1000);
       document.addEventListener("visibilitychange", function () {
-        if (!document.hidden) { refresh(region); }  // back in sight: up to date at once
+        if (!document.hidden && !paused()) { refresh(region); }  // in sight: up to date at once
       });
     });
   });

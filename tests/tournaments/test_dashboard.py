@@ -173,6 +173,8 @@ def test_the_page_refreshes_its_content_only(director_client, tournament, room):
     assert f'data-refresh="{url(tournament)}"' in html and 'data-refresh-seconds="15"' in html
     assert '<noscript><meta http-equiv="refresh" content="15"></noscript>' in html  # no script
     assert "site.js" in html and "<script>" not in html  # the CSP allows no inline script
+    # its pause control (WCAG 2.2.2), outside the region it stops: the wall's test presses it
+    assert html.index("data-pause") < html.index('id="dashboard"')
     fragment = director_client.get(url(tournament), **CONTENT)
     assert fragment.status_code == 200
     part = fragment.content.decode()

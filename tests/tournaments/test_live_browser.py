@@ -92,3 +92,34 @@ def test_the_wall_shows_a_posted_announcement_and_cycles_its_screens(
     assert not errors, errors  # nothing refused by the Content-Security-Policy
     assert all(url.endswith("/favicon.ico") for url in missing), missing
     context.close()
+
+
+def test_the_wall_pauses_by_keyboard_and_catches_up_when_it_goes_on(
+    browser, site, quick, event_with, director
+):
+    """WCAG 2.2.2: what moves and updates by itself can be paused. Paused, the wall keeps its
+    screen and asks nothing; a notice posted meanwhile shows once it goes on."""
+    from tournaments.announcements import announcement_post
+    from tournaments.models import Event
+    from tournaments.services import event_draw
+
+    knockout = event_with(Event.Format.SINGLE, 4)
+    event_draw(event=knockout, seed=2, user=director)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{site.url}/tournaments/{knockout.tournament_id}/wall/")
+    pause = page.get_by_role("button", name="Pause updates")
+    pause.focus()
+    page.keyboard.press("Enter")
+    expect(pause).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("status")).to_have_text("Updates paused: press again to go on.")
+    showing = page.locator("[data-wall]").get_attribute("data-showing")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/wall/" in r.url else None)
+    announcement_post(tournament=knockout.tournament, text="Dinner at 8", user=director)
+    page.wait_for_timeout(4500)  # two screens' time and four refreshes' at the quick settings
+    assert page.locator("[data-wall]").get_attribute("data-showing") == showing
+    assert asked == [] and page.locator(".announcements").count() == 0
+    page.keyboard.press("Enter")  # the focus stayed on the button
+    expect(pause).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".wall-head .announcements .notice-text")).to_have_text("Dinner at 8")
+    page.close()
