@@ -243,4 +243,24 @@ def _what_a_phone_shows(page, where: str) -> list[str]:
     if cut:
         wrong.append(f"{where}: {', '.join(cut)} cut off")
     wrong += [f"{where}: {cell}" for cell in page.evaluate(UNNAMED_CELLS)]
+    wrong += [f"{where}: {said}" for said in page.evaluate(HEADINGS_KEPT)]
     return wrong
+
+
+# a table's heading row stays in the accessibility tree on a phone (never display: none), and
+# a sortable table's sort links are there to tap (issue 30.6)
+HEADINGS_KEPT = """() => {
+  const wrong = [];
+  document.querySelectorAll("table.table").forEach((table) => {
+    const head = table.tHead;
+    if (!head) { return; }
+    if (getComputedStyle(head).display === "none") { wrong.push(`#${table.id} headings hidden`); }
+    head.querySelectorAll("a").forEach((link) => {
+      const box = link.getBoundingClientRect();
+      if (box.width < 1 || box.height < 1 || box.right > innerWidth) {
+        wrong.push(`#${table.id} sort link ${link.textContent.trim()} out of reach`);
+      }
+    });
+  });
+  return wrong;
+}"""
