@@ -16,6 +16,7 @@ and relation, which cost a tournament's dashboard half its time (400 matches, 60
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.db.models import Prefetch
 
@@ -25,7 +26,7 @@ from rules.match import Match as RulesMatch
 from .models import Game, Match, Penalty
 
 
-def history_of(match: str = "") -> tuple[Prefetch, Prefetch]:
+def history_of(match: str = "") -> tuple[Prefetch[Any, Any, Any], Prefetch[Any, Any, Any]]:
     """What scoring a match reads, prefetched for a list of matches, or of rows with a
     ``match`` (``history_of("match")``, a rating history's)."""
     prefix = f"{match}__" if match else ""
