@@ -44,8 +44,10 @@ TOKEN_MARK = "livepagecsrftokenmark"
 
 
 def with_token(request: HttpRequest, kept: bytes) -> bytes:
-    """A kept page with this visitor's CSRF token in its forms."""
-    return kept.replace(TOKEN_MARK.encode(), get_token(request).encode())
+    """A kept page (or a live page's content) with this visitor's CSRF token in its forms;
+    as it is when it has none (no token asked for: no cookie set for it)."""
+    mark = TOKEN_MARK.encode()
+    return kept.replace(mark, get_token(request).encode()) if mark in kept else kept
 
 
 def database_snapshot() -> str | None:

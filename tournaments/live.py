@@ -16,9 +16,9 @@ one query, from what changes these pages:
 - how many announcements are on show: one whose time is over leaves the wall unannounced;
 
 and from the request: the language, who is signed in and whether they direct the tournament,
-and for the whole page (not the content only, which has no form) the CSRF cookie, whose token
-the page's forms carry. A request with a message waiting for it (a flash after a redirect) gets no
-ETag: the page must be rendered to show it.
+and the CSRF cookie, whose token the page's forms carry (a directors' page's content too).
+A request with a message waiting for it (a flash after a redirect) gets no ETag: the page
+must be rendered to show it.
 
 Server-sent events would push instead of being asked, but each viewer would hold a worker of
 the synchronous gunicorn server for as long as the page is open: 300 phones, 300 workers.
@@ -162,16 +162,23 @@ def live_etag(
     minute = timezone.now().strftime("%Y-%m-%d %H:%M") if by_minute else ""
     parts = (*stamp, get_language(), viewer, request.get_full_path(), other, minute)
     content = hashlib.blake2b(repr(parts).encode(), digest_size=12).hexdigest()
+    # what the browser holds carries the CSRF token of its cookie in its forms (the whole
+    # page's; a directors' page's content too, the dashboard's "Arrived"): a new cookie (signed
+    # in again) is a new ETag. What is kept for the next viewers (below) is keyed without it,
+    # with a mark where the token goes; a public page's content has no form, and its ETag is
+    # the same for every viewer, as the kept whole page gives it to its region
+    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    held = hashlib.blake2b(f"{content}{cookie}".encode(), digest_size=12).hexdigest()
+    region_etag = held if directors_only else content
     # the page gives its region this one at once; these two marks on the request are the
     # live pages' own (read back by getattr), which HttpRequest's type does not declare
-    request.live_content_etag = f'"{content}-c"'  # type: ignore[attr-defined]
+    request.live_content_etag = f'"{region_etag}-c"'  # type: ignore[attr-defined]
     if content_asked(request):
         request.live_cache_key = f"live:{content}"  # type: ignore[attr-defined]
-        return f"{content}-c"
-    request.live_page_key = f"live-page:{content}"  # type: ignore[attr-defined]
-    # the whole page also carries the CSRF token of the visitor's cookie in its forms
-    cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-    return hashlib.blake2b(f"{content}{cookie}".encode(), digest_size=12).hexdigest() + "-p"
+        return f"{region_etag}-c"
+    # the whole page gives its region the ETag above: a directors' page is kept per cookie
+    request.live_page_key = f"live-page:{region_etag}"  # type: ignore[attr-defined]
+    return f"{held}-p"
 
 
 def content_etag(request: HttpRequest) -> str:
@@ -192,10 +199,11 @@ def live_page(
     its forms carry the CSRF token."""
     context.setdefault("refresh_seconds", live_seconds())
     context["live_etag"] = content_etag(request)
+    kept = getattr(request, "live_cache_key", None) or getattr(request, "live_page_key", None)
+    if kept is not None:  # for the next viewers too: forms carry a mark for each one's token
+        request.page_marked = True  # type: ignore[attr-defined]  # club.context.token_mark
     if content_asked(request):
         return render(request, content, context)
-    if getattr(request, "live_page_key", None) is not None:
-        request.page_marked = True  # type: ignore[attr-defined]  # club.context.token_mark
     return render(request, page, context)
 
 
@@ -256,18 +264,16 @@ def live(
             if key is not None:
                 kept = cache.get(key)
                 if kept is not None:
-                    return HttpResponse(kept if content_key else with_token(request, kept))
+                    return HttpResponse(with_token(request, kept))
             response = view(request, *args, **kwargs)
             if (
                 key is not None
                 and response.status_code == 200
                 and isinstance(response, HttpResponse)
+                and getattr(request, "page_marked", False)  # rendered by live_page to be kept
             ):
-                if content_key:
-                    cache.set(key, response.content, CONTENT_KEPT_SECONDS)
-                elif getattr(request, "page_marked", False):
-                    cache.set(key, response.content, CONTENT_KEPT_SECONDS)
-                    response.content = with_token(request, response.content)
+                cache.set(key, response.content, CONTENT_KEPT_SECONDS)
+                response.content = with_token(request, response.content)
             return response
 
         conditional = condition(etag_func=etag)(rendered_once)

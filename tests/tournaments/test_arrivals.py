@@ -383,3 +383,36 @@ def test_points_past_the_length_give_the_length_without_the_forfeit_rule(
     assert Penalty.objects.get(match=match).points == 7
     won = Match.objects.get(pk=match.pk)
     assert won.decided and match_derived(won).score == (0, 7)
+
+
+def test_two_tablets_of_one_director_each_post_an_arrival_with_their_own_token(
+    called, director, at
+):
+    """The dashboard's content is kept for the next refresh (tournaments.live) and has forms
+    ("Arrived"): a director's second tablet gets the first one's content with its own CSRF
+    token, and posts with it."""
+    import re
+
+    from django.core.cache import cache
+    from django.test import Client
+
+    cache.clear()
+    at(3)
+    url = reverse("tournament_dashboard", args=[called.tournament.pk])
+    content = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "dashboard"}
+    tablets = [Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)]
+    for tablet in tablets:
+        tablet.force_login(director)
+        tablet.get(url)  # the page: its CSRF cookie
+    shown = [tablet.get(url, **content).content.decode() for tablet in tablets]
+    token = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+    assert token.sub("", shown[0]) == token.sub("", shown[1])  # the second one kept
+    assert "livepagecsrftokenmark" not in shown[1]
+    action = re.search(r'action="([^"]*/arrival/[^"]*)"', shown[1]) or re.search(
+        r'<form method="post" action="([^"]+)" class="inline no-print">', shown[1]
+    )
+    assert action is not None
+    posted = tablets[1].post(
+        action.group(1), {"csrfmiddlewaretoken": token.findall(shown[1])[0], "side": "0"}
+    )
+    assert posted.status_code == 302, posted.status_code  # 403 with another tablet's token
