@@ -83,7 +83,7 @@ def test_a_tournament_s_whole_life_is_in_its_audit_trail(director, field, finish
     assert "director made the draw of Swiss with the seed 5." in page
     assert "director paired round 2 of Swiss:" in page
     assert "director cut Swiss to the top 2 players" in page
-    assert "director withdrew" in page and "{" not in page.split("<main>")[1]
+    assert "director withdrew" in page and "{" not in page.split("<main")[1]
     # a match's change among the tournament's others names the match, with a link to it
     first = swiss.places.order_by("pk").first().match
     assert (
