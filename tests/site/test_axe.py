@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import CHROMIUM
+from tests.helpers import browser_sign_in
 from tests.site.test_unique_ids import pages
 from tests.test_permissions import ours  # noqa: F401 (a fixture)
 
@@ -31,14 +32,6 @@ WCAG = {
     "rules": {"label-content-name-mismatch": {"enabled": True}},
 }
 SEEN = (("en-GB", 1280), ("it-IT", 390))
-
-
-def _sign_in(page, url, username, password):
-    page.goto(f"{url}/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(password)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player", "director"])
@@ -65,9 +58,9 @@ def test_no_page_breaks_a_wcag_2_1_aa_rule_axe_can_check(
         )
         page = context.new_page()
         if who == "director":
-            _sign_in(page, site.url, "director", "pw-director-1")
+            browser_sign_in(page, site.url, "director", "pw-director-1")
         elif who == "player":
-            _sign_in(page, site.url, "walker", "pw-walker-1")
+            browser_sign_in(page, site.url, "walker", "pw-walker-1")
         for path in paths:
             try:
                 answer = page.goto(f"{site.url}{path}")

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from tests.conftest import CHROMIUM
+from tests.helpers import browser_sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -25,13 +26,6 @@ def ring(page):
         f"(() => {{ const s = getComputedStyle({FOCUSED});"
         " return [s.outlineStyle, parseFloat(s.outlineWidth)]; })()"
     )
-
-
-def sign_in(page, site):
-    page.goto(f"{site.url}/accounts/login/")
-    page.get_by_label("Username").fill("director")
-    page.get_by_label("Password").fill("pw-director-1")
-    page.get_by_role("button", name="Sign in").click()
 
 
 def test_the_first_tab_offers_to_skip_to_the_content(browser, site):
@@ -59,7 +53,7 @@ def test_a_green_button_and_a_link_show_where_the_focus_is(browser, site, direct
 
 def test_a_refused_form_puts_the_focus_on_the_field_and_reads_its_error(browser, site, director):
     page = browser.new_page(locale="en-GB")
-    sign_in(page, site)
+    browser_sign_in(page, site.url, "director", "pw-director-1")
     page.goto(f"{site.url}/players/new/")
     page.evaluate("document.querySelectorAll('form').forEach(f => f.noValidate = true)")
     page.get_by_label("Email").fill("not an address")

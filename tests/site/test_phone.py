@@ -7,6 +7,7 @@ import os
 import pytest
 
 from tests.conftest import CHROMIUM
+from tests.helpers import browser_sign_in
 
 pytestmark = [
     pytest.mark.browser,
@@ -142,14 +143,6 @@ def evening(drawn, event_with, director, django_user_model):
     return event, swiss, match, dispute
 
 
-def _sign_in(page, url: str, username: str, password: str) -> None:
-    page.goto(f"{url}/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(password)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_url(lambda address: "/accounts/login/" not in address)
-
-
 PLAYERS_FILE = (
     "Name;Club;Email\n"
     "Mariangela Pellegrino-Castelli Dell'Acqua;Circolo Backgammon Città di Castello;"
@@ -217,7 +210,7 @@ def test_every_page_of_the_evening_fits_a_phone_and_names_its_columns(
                 viewport={"width": 390, "height": 844}, locale=language, device_scale_factor=1
             )
             page = context.new_page()
-            _sign_in(page, site.url, who, password)
+            browser_sign_in(page, site.url, who, password)
             for path in pages:
                 answer = page.goto(f"{site.url}{path}")
                 assert answer.status == 200, f"{path} as {who}: {answer.status}"
