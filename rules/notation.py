@@ -380,3 +380,19 @@ def _die_for(distance: int, destination: int, dice: list[int]) -> int | None:
         if larger:
             return min(larger)
     return None
+
+
+_NUMBERED = re.compile(r"(?<![(\d])(\d{1,2})(?![\d)])")  # a point; not a count such as (2)
+
+
+def renumbered(notation: str) -> str:
+    """A play written in the other player's count: each point n becomes 25 - n.
+
+    A board numbered for one player says the other's play in the same numbers it prints
+    ("Move to 7" over a printed 7), so a listener never holds two counts at once. The bar
+    and the tray keep their names; a count of checkers stays as it is.
+
+    >>> renumbered("24/18 13/9"), renumbered("bar/22* 6/off"), renumbered("8/5(2)")
+    ('1/7 12/16', 'bar/3* 19/off', '17/20(2)')
+    """
+    return _NUMBERED.sub(lambda point: str(25 - int(point.group(1))), notation)

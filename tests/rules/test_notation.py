@@ -5,8 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, Position, legal_plays
-from rules.notation import apply_written, parse_moves, resolve_play
+from rules.notation import apply_written, parse_moves, renumbered, resolve_play
 from tests.rules.helpers import board
+from tests.rules.test_properties import positions
 
 START = Position.start()
 
@@ -125,3 +126,33 @@ def test_parser_never_crashes_on_any_text(text):
 def test_every_legal_plays_own_notation_resolves_to_itself(dice):
     for play in legal_plays(START, dice):
         assert resolve_play(START, dice, play.notation) == play
+
+
+def _other_count(point: int) -> int:
+    return point if point in (0, 25) else 25 - point  # the bar and the tray keep their names
+
+
+def _hops(notation: str) -> list[tuple[list[tuple[str, bool]], str]]:
+    """Each checker's hops as written: its points (name, starred), then its count ("(2)")."""
+    moves = []
+    for token in notation.split():
+        path, _, count = token.partition("(")
+        moves.append(([(p.rstrip("*"), p.endswith("*")) for p in path.split("/")], count))
+    return moves
+
+
+def _turned(name: str) -> str:
+    return name if name in ("bar", "off") else str(25 - int(name))
+
+
+@given(positions(), st.tuples(st.integers(1, 6), st.integers(1, 6)))
+def test_a_play_renumbered_names_each_checker_s_points_in_the_other_count(position, dice):
+    """The board says the other player's play in the numbers it prints (issue 30, point 3):
+    every point of every move turned, the bar, the tray, hits and counts kept."""
+    for play in legal_plays(position, dice):
+        text = renumbered(play.notation)
+        assert _hops(text) == [
+            ([(_turned(name), hit) for name, hit in path], count)
+            for path, count in _hops(play.notation)
+        ]
+        assert renumbered(text) == play.notation
