@@ -3,24 +3,82 @@
 (function () {
   "use strict";
   function area() { return document.getElementById("board-area"); }
-  // Focus that was on the board stays on it: on the next place to click, else the next button.
-  var NEXT = [".target.destination", "a.target.source", ".board-actions button"];
-  function swap(html) {
+  function words(node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; }
+  // What the board says (the parts marked "said": an error, the last action, whose turn it
+  // is, the moves so far), and the score when it changed, go to the region #board-news
+  // outside the board, which is not replaced: a screen reader reads it after each update,
+  // an action here or the opponent's on another device (issue 30).
+  function news(board) {
+    return Array.prototype.map.call(board.querySelectorAll(".said"), words).join(" ");
+  }
+  var said = "";
+  function announce(old, fresh) {
+    var region = document.getElementById("board-news"), text = news(fresh);
+    if (!region || (text === said && !fresh.querySelector("#board-error"))) { return; }
+    said = text;
+    if (old.dataset.score !== fresh.dataset.score) {
+      text = words(fresh.querySelector(".board-score")) + ". " + text;
+    }
+    region.textContent = "";  // emptied first, so the same words twice are read twice
+    window.setTimeout(function () { region.textContent = text; }, 50);
+  }
+  // Where the focus is, named so the same control is found on the next board: its id, else
+  // what it does (a button's name and value, a target's point, a link's address).
+  function keyOf(node) {
+    if (!node || !node.getAttribute) { return ""; }
+    if (node.id) { return "#" + node.id; }
+    return [node.tagName, node.getAttribute("name"), node.getAttribute("value"),
+      node.getAttribute("data-point"), node.getAttribute("class"), node.getAttribute("href")].join("|");
+  }
+  function sameIn(root, key) {
+    var nodes = root.querySelectorAll("a, button, input, select, [tabindex]");
+    for (var i = 0; key && i < nodes.length; i++) {
+      if (keyOf(nodes[i]) === key) { return nodes[i]; }
+    }
+    return null;
+  }
+  // After an action here the focus goes to the next thing to do: a refused play's box (its
+  // text kept), "Take back a move" again, "Confirm the play", where the chosen checker may
+  // go, the next checker, the next button; else the status line, never the top of the page.
+  // A refresh, or a change of view, leaves it where it was.
+  var STAY = "button[value=undo]";
+  var NEXT = ["button[value=confirm]", ".target.destination", "a.target.source", ".board-actions button"];
+  function place(fresh, key, how) {
+    var next = fresh.querySelector("[aria-invalid=true]");
+    if (next) {
+      next.focus();
+      if (next.setSelectionRange) { next.setSelectionRange(next.value.length, next.value.length); }
+      return;
+    }
+    next = sameIn(fresh, key);
+    if (how === "act" && !(next && next.matches(STAY))) {
+      next = null;
+      for (var i = 0; !next && i < NEXT.length; i++) { next = fresh.querySelector(NEXT[i]); }
+    }
+    (next || fresh.querySelector("#status") || fresh).focus();
+  }
+  function swap(html, how) {
     var old = area();
     if (!old || !html) { return; }
     var box = document.createElement("div");
     box.innerHTML = html.trim();
     var fresh = box.firstElementChild;
     if (!fresh) { return; }
-    var focused = old.contains(document.activeElement);
+    var focused = old.contains(document.activeElement), key = focused ? keyOf(document.activeElement) : "";
+    fresh.querySelectorAll("[role=alert]").forEach(function (node) {
+      node.removeAttribute("role");  // said once, by #board-news
+    });
+    if (how !== "act") {  // a play being typed survives a refresh
+      old.querySelectorAll("input[id]:not([type=hidden])").forEach(function (input) {
+        var kept = fresh.querySelector("#" + input.id);
+        if (kept && input.value !== input.defaultValue) { kept.value = input.value; }
+      });
+    }
     old.replaceWith(fresh);
     var clocks = fresh.querySelector("#board-clocks");  // their times are the server's of now
     if (clocks) { clocks.dataset.seen = String(Date.now()); }
-    if (!focused) { return; }
-    for (var i = 0; i < NEXT.length; i++) {
-      var next = fresh.querySelector(NEXT[i]);
-      if (next) { next.focus(); return; }
-    }
+    announce(old, fresh);
+    if (focused) { place(fresh, key, how); }
   }
   // Only the answer to the latest click is drawn, and a refresh only when no click was made
   // since it set out: a slow answer must not put back the board as it was before a click.
@@ -33,18 +91,18 @@
       return response.status === 204 ? null : response.text();
     });
   }
-  function load(url, options) {
+  function load(url, options, how) {
     var ticket = ++clicks;
     waiting += 1;
     return get(url, options).then(function (html) {
-      if (ticket === clicks) { swap(html); }
+      if (ticket === clicks) { swap(html, how || "act"); }
     }).finally(function () { waiting -= 1; });
   }
   function refresh(url) {
     if (waiting) { return; }
     var ticket = clicks;
     get(url).then(function (html) {
-      if (ticket === clicks && !waiting) { swap(html); }
+      if (ticket === clicks && !waiting) { swap(html, "refresh"); }
     });
   }
   // Which way up the board is drawn (?view=, see matches/board/views.py) is kept per device,
@@ -64,7 +122,7 @@
     if (choice) {
       event.preventDefault();
       storeView(choice.dataset.view);
-      load(choice.getAttribute("href"));
+      load(choice.getAttribute("href"), {}, "keep");
       return;
     }
     var link = event.target.closest("#board-area a.target");
@@ -98,9 +156,10 @@
   // A board page drawn the default way up is drawn again the way this device keeps it; the game
   // log's board (a page of plain links) is loaded again with the view, which its links carry on.
   document.addEventListener("DOMContentLoaded", function () {
+    said = area() ? news(area()) : "";  // the page as drawn: read with it, not again
     var view = storedView(), board = area(), shown = document.getElementById("shown");
     if (view && board && board.dataset.view !== view) {
-      load(board.dataset.url + "?view=" + view);
+      load(board.dataset.url + "?view=" + view, {}, "keep");
     } else if (view && shown && shown.dataset.view !== view) {
       var url = new URL(window.location.href);
       url.searchParams.set("view", view);

@@ -3,11 +3,15 @@
 (function () {
   "use strict";
   // A form sent back refused: focus goes to the first field refused, whose error is read with
-  // it (aria-describedby), or to the refusal itself when it names no field (issue 30.9).
+  // it (aria-describedby), or to the refusal itself when it names no field (issue 30.9). An
+  // action done ("Game 2 is recorded."): to its confirmation, read first, then Tab goes on
+  // into the page; not when the address names a place to go to, or a field takes the focus.
   document.addEventListener("DOMContentLoaded", function () {
     var first = document.querySelector("[aria-invalid=true]");
     if (!first) {
-      first = document.querySelector("ul.errorlist.nonfield, .message.error");
+      first = document.querySelector("ul.errorlist.nonfield, .message.error") ||
+        (window.location.hash || document.querySelector("[autofocus]") ? null :
+          document.querySelector("#messages .message"));
       if (first) { first.tabIndex = -1; }
     }
     if (first) { first.focus(); }

@@ -26,6 +26,7 @@ from ..models import BoardGame, Match, MatchClock
 from ..selectors import ScoreSheet, match_list, match_score_sheet
 from .clock import ClockStopped, board_clock, board_clock_pause, now_ms
 from .drawing import Orientation, board_buttons, board_drawing
+from .said import last_action, pending_moves
 from .service import (
     BoardChanged,
     board_game_act,
@@ -87,6 +88,13 @@ def _view_choices(
     return [(key, label, key == shown) for key, label in choices]
 
 
+def refused_play(request: HttpRequest, error: str) -> str | None:
+    """The text of a typed play that was refused, to give back for correction; else None."""
+    if error and request.POST.get("action") == "type":
+        return request.POST.get("play", "")
+    return None
+
+
 def _to_board(pk: int, view: str) -> HttpResponse:
     """Back to the board after a form without JavaScript, drawn the same way up."""
     return redirect(reverse("board", args=[pk]) + (f"?view={view}" if view else ""))
@@ -100,6 +108,7 @@ def _board(
     status: int = 200,
     chosen: int | None = None,
     at: int | None = None,
+    typed: str | None = None,
 ) -> HttpResponse:
     board_game = board_game_current(match=match)
     sheet = match_score_sheet(match=match)
@@ -113,6 +122,7 @@ def _board(
         "view_query": f"?view={view}" if view else "",
         "view_choices": _view_choices(view, sides, names),
         "error": error,
+        "typed": typed,  # a refused typed play, given back to be corrected
         "sides": sides,
         "levels": RESIGNED,
         "may_type_dice": can_type_dice(request.user, match),
@@ -127,6 +137,16 @@ def _board(
         game = state.game
         if chosen is None and request.method == "GET":
             chosen = _int(request.GET.get("from"))
+        drawing = board_drawing(
+            state=game.match_state,
+            position=state.position,
+            names=names,
+            turn=state.turn,
+            chosen=chosen,
+            clickable=bool(sides) and game.acting in sides and not state.recorded,
+            orientation=board_orientation(view, sides),
+            score=sheet.score,  # the sheet's: a game that just ended is counted
+        )
         context.update(
             board_game=board_game,
             state=state,
@@ -135,19 +155,11 @@ def _board(
             on_roll=names[game.turn],
             acting=names[game.acting],
             result_winner=names[game.result.winner] if game.result else "",
-            drawing=board_drawing(
-                state=game.match_state,
-                position=state.position,
-                names=names,
-                turn=state.turn,
-                chosen=chosen,
-                clickable=bool(sides) and game.acting in sides and not state.recorded,
-                orientation=board_orientation(view, sides),
-                score=sheet.score,  # the sheet's: a game that just ended is counted
-            ),
+            drawing=drawing,
+            last_action=last_action(game.log, names, drawing.counter),
             buttons=board_buttons(game, sides, state.turn, recorded=state.recorded),
             chosen=chosen,
-            pending=" ".join(str(step) for step in state.turn.steps) if state.turn else "",
+            pending=pending_moves(state.turn, game.turn, drawing.counter),
         )
     in_progress = state is not None and not state.recorded
     context["can_start"] = (
@@ -245,7 +257,8 @@ def board_act(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 chosen = form.cleaned_data.get("source")
     if error or _fragment(request):
         match = match_list().get(pk=pk)  # read after the action: a game may have just ended
-        return _board(request, match, error=error, status=status, chosen=chosen)
+        typed = refused_play(request, error)
+        return _board(request, match, error=error, status=status, chosen=chosen, typed=typed)
     return _to_board(pk, requested_view(request))
 
 

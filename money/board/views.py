@@ -21,7 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club.policy import can_record_at, sign_in_required
 from matches.board.drawing import board_buttons, board_drawing
-from matches.board.views import board_orientation, requested_view
+from matches.board.said import last_action, pending_moves
+from matches.board.views import board_orientation, refused_play, requested_view
 from matches.forms import RESIGNED
 from rules.chouette import (
     Answer,
@@ -185,23 +186,25 @@ def _context(
         and game.turn == TEAM
         and seat.is_(e.member)
     ]
+    drawing = board_drawing(
+        state=drawn_state(board, cube),
+        position=board.position,  # type: ignore[arg-type]  # a game is on the board
+        names=players,
+        turn=board.turn,
+        chosen=chosen,
+        clickable=board.playing and game.acting in acting and not board.awaiting,
+        orientation=board_orientation(view, sides),
+    )
     context.update(
         view_choices=_view_choices(view, sides, players),
         game=game,
         waiting=board_waiting(board, names),
         acting_name=players[game.acting] if board.playing else "",
-        drawing=board_drawing(
-            state=drawn_state(board, cube),
-            position=board.position,  # type: ignore[arg-type]  # a game is on the board
-            names=players,
-            turn=board.turn,
-            chosen=chosen,
-            clickable=board.playing and game.acting in acting and not board.awaiting,
-            orientation=board_orientation(view, sides),
-        ),
+        drawing=drawing,
+        last_action=last_action(game.log, players, drawing.counter),
         buttons=buttons,
         chosen=chosen,
-        pending=" ".join(str(step) for step in board.turn.steps) if board.turn else "",
+        pending=pending_moves(board.turn, game.turn, drawing.counter),
         cubes=_cube_rows(board, names, seat),
         box_doubles=[(m, names.get(m, m)) for m in box_doubles],
         single_cube=board.chouette.settings.cubes is CubeMode.SINGLE,
@@ -297,13 +300,14 @@ def _board(
     error: str = "",
     status: int = 200,
     chosen: int | None = None,
+    typed: str | None = None,
 ) -> HttpResponse:
     seat = user_seat(request.user, table)
     board = money_board(table=table, pending=_pending(request, table))
     if chosen is None and request.method == "GET":
         chosen = _int(request.GET.get("from"))
     context = _context(request, table, board, seat, chosen)
-    context.update(error=error)
+    context.update(error=error, typed=typed)  # a refused typed play, to be corrected
     template = "money/board_area.html" if _fragment(request) else "money/board.html"
     return render(request, template, context, status=status)
 
@@ -356,7 +360,14 @@ def table_board_act(request: HttpRequest, pk: int) -> HttpResponse:
                 chosen = form.cleaned_data.get("source")
         table.refresh_from_db()
     if error or _fragment(request):
-        return _board(request, table, error=error, status=status, chosen=chosen)
+        return _board(
+            request,
+            table,
+            error=error,
+            status=status,
+            chosen=chosen,
+            typed=refused_play(request, error),
+        )
     view = requested_view(request)
     url = reverse("money:table_board", args=[pk]) + (f"?view={view}" if view else "")
     return redirect(url)

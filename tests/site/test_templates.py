@@ -28,3 +28,17 @@ def test_no_template_line_is_longer_than_the_limit():
         if len(line) > LONGEST
     ]
     assert not too_long, f"template lines over {LONGEST} characters:\n" + "\n".join(too_long)
+
+
+def test_no_comment_tag_is_left_open_at_the_end_of_a_line():
+    """Django's ``{# #}`` ends on its own line: one spread over two lines is printed on the
+    page, words and all (the board's first note about its announcements was)."""
+    open_comments = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in template_files()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if line.count("{#") > line.count("#}")
+    ]
+    assert not open_comments, "use {% comment %} for more than one line:\n" + "\n".join(
+        open_comments
+    )
