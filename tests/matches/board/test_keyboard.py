@@ -16,7 +16,7 @@ from matches.models import Match
 from matches.selectors import match_score_sheet
 from tests.conftest import CHROMIUM
 from tests.helpers import browser_sign_in
-from tests.matches.board.test_browser import opened
+from tests.matches.board.test_browser import act, opened
 
 pytestmark = [
     pytest.mark.browser,
@@ -187,3 +187,18 @@ def test_a_director_records_a_game_by_keyboard_and_hears_it_recorded(
     assert sheet.score == (2, 0) and sheet.rows[0].game.cube == 2
     page.keyboard.press("Tab")  # and Tab goes on into the page, not back to the header
     assert page.evaluate("document.activeElement.closest('main') !== null")
+
+
+def test_a_game_ended_on_another_device_is_heard_with_the_new_score(
+    browser, site, director, players
+):
+    match = players
+    opened(match, director, dice=(3, 1))
+    act(match, director, "play", play="8/5 6/5")  # Bruno to double or roll
+    anna = phone(browser, site, "en", "anna")
+    anna.goto(f"{site.url}/matches/{match.pk}/board/")
+    act(match, director, "double")
+    act(match, director, "drop")  # Anna drops on the director's tablet: game 1 to Bruno
+    said = heard(anna, "0–1")
+    assert said.startswith("Score 0–1 · match to 5. Anna Rossi dropped the cube.")
+    assert said.endswith("Bruno Bianchi wins 1 point")
