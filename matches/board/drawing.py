@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rules.game import Act, Game, Phase
 from rules.matchid import MatchState
+from rules.notation import renumbered
 from rules.play import point_name
 from rules.position import BAR, OFF, Position
 from rules.turn import Turn
@@ -471,7 +472,7 @@ def _targets(
     options = turn.options
 
     def printed(point: int) -> str:
-        return point_name(25 - point if renumber and point not in (BAR, OFF) else point)
+        return renumbered(point_name(point)) if renumber else point_name(point)
 
     targets = []
     if chosen is not None and any(step.source == chosen for step in options):
