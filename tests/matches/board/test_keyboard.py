@@ -9,14 +9,13 @@ part each update replaces), the confirmation message on the match page.
 import os
 
 import pytest
-from django.utils import translation
 
 from club.models import Player
 from matches.models import Match
 from matches.selectors import match_score_sheet
 from tests.conftest import CHROMIUM
 from tests.helpers import browser_sign_in
-from tests.matches.board.test_browser import act, opened
+from tests.matches.board.test_browser import act, label, opened
 
 pytestmark = [
     pytest.mark.browser,
@@ -32,17 +31,12 @@ FOCUSED = """(() => { const e = document.activeElement, label = e.labels && e.la
 NEWS = "document.getElementById('board-news').textContent"
 
 
-def words(lang, text, **params):
-    with translation.override(lang):
-        return translation.gettext(text) % params
-
-
 def before(lang, text, **params):
     """What ``text`` says before the first parameter left out of ``params``: the words known
     ahead of a point or the dice, in either language ("Sposta una pedina di Anna Rossi (")."""
     missing = next(n for n in ("point", "dice", "a") if f"%({n})s" in text and n not in params)
     everything = {"point": "", "dice": "", "a": "", "b": "", **params, missing: "\\0"}
-    return words(lang, text, **everything).split("\\0")[0]
+    return label(lang, text, **everything).split("\\0")[0]
 
 
 def focused(page):
@@ -118,42 +112,42 @@ def test_two_players_play_by_keyboard_and_hear_each_other_s_plays(
     news = anna.locator("#board-news").element_handle()
     assert anna.evaluate("n => !document.getElementById('board-area').contains(n)", news)
     # Bruno waits on his game log link, reading; a refresh must not move him from it
-    log_link = words(lang, "Game log")
+    log_link = label(lang, "Game log")
     tab_to(bruno, log_link)
 
     # Anna plays 8/5 6/5 by keyboard: a checker, where it goes, the next, then confirms
-    tab_to(anna, words(lang, SOURCE, name="Anna Rossi", point=8))
+    tab_to(anna, label(lang, SOURCE, name="Anna Rossi", point=8))
     enter(anna)
     assert focused(anna).startswith(before(lang, TO))  # where it may go
-    tab_to(anna, words(lang, TO, point=5))
+    tab_to(anna, label(lang, TO, point=5))
     enter(anna)
-    moved = words(lang, "Moved so far") + ": 8/5"
+    moved = label(lang, "Moved so far") + ": 8/5"
     assert moved in heard(anna, moved)
     assert focused(anna).startswith(before(lang, SOURCE, name="Anna Rossi"))  # the next one
-    tab_to(anna, words(lang, SOURCE, name="Anna Rossi", point=6))
+    tab_to(anna, label(lang, SOURCE, name="Anna Rossi", point=6))
     enter(anna)
-    tab_to(anna, words(lang, TO, point=5))
+    tab_to(anna, label(lang, TO, point=5))
     enter(anna)
-    assert focused(anna) == words(lang, "Confirm the play")  # the next thing to do
+    assert focused(anna) == label(lang, "Confirm the play")  # the next thing to do
     enter(anna)
-    played = words(lang, PLAYED, name="Anna Rossi", dice="3-1", play="8/5 6/5")
-    turn = words(lang, "%(name)s is to double or roll.", name="Bruno Bianchi")
+    played = label(lang, PLAYED, name="Anna Rossi", dice="3-1", play="8/5 6/5")
+    turn = label(lang, "%(name)s is to double or roll.", name="Bruno Bianchi")
     assert f"{played} {turn}" in heard(anna, turn)
     assert anna.evaluate("document.activeElement.id") == "status"  # not the top of the page
     assert anna.evaluate("n => n.isConnected", news)  # the same region, never replaced
 
     # on Bruno's phone her play arrives in his own numbers: her 8/5 6/5 is his 17/20 19/20
-    theirs = words(lang, PLAYED, name="Anna Rossi", dice="3-1", play="17/20 19/20")
+    theirs = label(lang, PLAYED, name="Anna Rossi", dice="3-1", play="17/20 19/20")
     assert theirs in heard(bruno, theirs)
     assert focused(bruno) == log_link  # the refresh left him where he was
 
     # Bruno rolls; he types a play the rules refuse, and it stays in its box to correct
-    tab_to(bruno, words(lang, "Roll"), back=True)
+    tab_to(bruno, label(lang, "Roll"), back=True)
     enter(bruno)
     rolled = heard(bruno, before(lang, ROLLED, name="Bruno Bianchi"))
     assert before(lang, "%(name)s is to play %(a)s-%(b)s.", name="Bruno Bianchi") in rolled
     assert focused(bruno).startswith(before(lang, SOURCE, name="Bruno Bianchi"))
-    tab_to(bruno, words(lang, "Or type the play"))  # the box, named by its label
+    tab_to(bruno, label(lang, "Or type the play"))  # the box, named by its label
     bruno.keyboard.type("24/23")
     enter(bruno)
     refusal = heard(bruno, "WBF")
@@ -177,10 +171,10 @@ def test_a_director_records_a_game_by_keyboard_and_hears_it_recorded(
     page.keyboard.press("Tab")  # the cube
     page.keyboard.press("ArrowDown")  # 1 -> 2
     page.keyboard.press("Tab")  # the result: a single game, as it is
-    tab_to(page, words(lang, "Record the game"))
+    tab_to(page, label(lang, "Record the game"))
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    said = words(lang, "Game %(number)s is recorded.", number=1)
+    said = label(lang, "Game %(number)s is recorded.", number=1)
     assert focused(page) == said  # the confirmation is read first
     assert page.evaluate("document.activeElement.getAttribute('role')") == "status"
     sheet = match_score_sheet(match=Match.objects.get(pk=match5.pk))
